@@ -1,0 +1,5 @@
+"""``python -m barbu_dd``."""
+
+from .cli import main
+
+main()

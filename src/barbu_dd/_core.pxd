@@ -1,0 +1,48 @@
+# cython: language_level=3
+"""Shared C declarations of the search core (see _core.pyx)."""
+
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+
+
+cdef struct Rules:
+    int32_t card_points[64]   # points for winning each card (index 16*suit + rank)
+    int32_t card_class[64]    # equivalence class of a card under the scoring (points + duties)
+    int32_t trick_points[14]  # points for winning trick number i (1..13), per-trick points included
+    int32_t neg_suffix[15]    # sum of negative trick_points from trick i to 13
+    int32_t pos_suffix[15]    # sum of positive trick_points from trick i to 13
+    uint64_t sym_plane[4][2]  # per suit: two bit planes of the class symbol of each rank
+    int sym_mode[4]           # 0: one class in the suit; 1: planes (<= 4 classes); 2: raw mask
+    int trump                 # trump suit 0..3, or -1 for none
+    int heart_lead            # no heart lead while holding another suit
+    int king_duty             # the K♥ holder must play it on a heart lead or first discard
+    int trump_duties          # must trump / overtrump (classic Trumps)
+    int ravage                # Ravage City scoring instead of additive points
+    int32_t ravage_share[5]   # score units of one seat sharing the penalty among k seats
+    int32_t gcd               # every score is a multiple of this
+
+
+cdef struct Pos:
+    uint64_t hand[4]          # the cards each seat holds (16-bit lane a suit)
+    int leader                # the seat that led (or leads) the current trick
+    int ntrick                # cards already played to the current trick (0..3)
+    int trick_card[4]         # those cards, in play order
+    int win_idx               # index in trick_card of the card winning so far
+    int tricks_left           # tricks still to be completed, the current one included
+    int side                  # bit i set: seat i is on the maximising side
+    int32_t pts_neg           # sum of negative card points of cards in hands and trick
+    int32_t pts_pos           # sum of positive card points of cards in hands and trick
+    uint8_t won[4][4]         # Ravage City: cards of each suit won by each seat
+
+
+cdef struct Stats:
+    uint64_t nodes            # search calls
+    uint64_t tt_hits          # transposition-table cut-offs
+    uint64_t tt_stores        # entries written
+
+
+cdef struct TTEntry:
+    uint64_t key[6]           # normalised position: 4 suit words, leader+side, Ravage counts
+    int32_t lb                # lower bound of the future value
+    int32_t ub                # upper bound of the future value
+    uint32_t gen              # generation; entries of older generations are empty
+    uint32_t depth            # tricks left (replacement priority)

@@ -1,0 +1,729 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The double-dummy search core of barbu-dd (private: use :mod:`barbu_dd.solver`).
+
+One generic alpha-beta search serves every trick contract.  A trick is worth
+``trick_points[number] + sum(card_points[card])`` to the seats of the maximising
+*side* when one of them wins it; the search answers null-window questions
+"can the side score at least t from here?" and a driver finds the exact value by
+bisection over the achievable values (MTD-style).  Ravage City, whose score is not
+additive, is searched with the cards each seat has won in the state.
+
+Speed comes from: a transposition table at trick boundaries keyed by the position
+normalised to relative ranks (cards already played are squeezed out, point classes
+kept), so transposed and rank-shifted positions share entries; one move for each
+group of cards that are equivalent under the contract's scoring; move ordering by
+the trick's value to the mover; and cheap bounds (the points still on the table)
+that stop the search when nothing of value can change the answer.
+
+Cards are ``16 * suit + rank`` (S H D C, ranks 0..12 for 2..A); a hand is a 64-bit
+mask with a 16-bit lane a suit, as in DDS.
+"""
+
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcmp, memcpy, memset
+
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clzll(unsigned long long) nogil
+
+
+cdef enum:
+    SUIT_BITS = 0x1FFF
+    KH_CARD = 27          # 16 * hearts + king
+    TT_WAYS = 4           # entries a bucket
+    MAX_MOVES = 16
+
+cdef enum:
+    ERR_BAD_POSITION = -1
+    ERR_BAD_SIDE = -2
+
+cdef uint64_t SUIT_MASK[4]
+SUIT_MASK[0] = <uint64_t>0x1FFF
+SUIT_MASK[1] = <uint64_t>0x1FFF << 16
+SUIT_MASK[2] = <uint64_t>0x1FFF << 32
+SUIT_MASK[3] = <uint64_t>0x1FFF << 48
+
+# ABOVE[r]: ranks strictly above r in a 13-bit lane.
+cdef uint32_t ABOVE[13]
+cdef int _r
+for _r in range(13):
+    ABOVE[_r] = SUIT_BITS & ~((1 << (_r + 1)) - 1)
+
+
+cdef struct Ctx:
+    Pos p               # the position being searched (played and restored in place)
+    Rules* r            # the contract
+    TTEntry* tt         # the transposition table (buckets of TT_WAYS entries)
+    uint64_t tt_mask    # number of buckets - 1
+    uint32_t gen        # current generation of the table
+    Stats st            # counters
+
+
+# -- small helpers ----------------------------------------------------------------
+
+cdef inline int high_bit(uint64_t x) noexcept nogil:
+    return 63 - __builtin_clzll(x)
+
+
+cdef inline int beats(const Rules* r, int card, int best) noexcept nogil:
+    """Whether ``card`` beats the card ``best`` winning the trick so far."""
+    if (card >> 4) == (best >> 4):
+        return card > best
+    return (card >> 4) == r.trump
+
+
+cdef inline uint64_t trick_mask(const Pos* p) noexcept nogil:
+    cdef uint64_t m = 0
+    cdef int i
+    for i in range(p.ntrick):
+        m |= (<uint64_t>1) << p.trick_card[i]
+    return m
+
+
+cdef inline int highest_trump_rank(const Pos* p, int trump) noexcept nogil:
+    cdef int i, best = -1
+    for i in range(p.ntrick):
+        if (p.trick_card[i] >> 4) == trump and (p.trick_card[i] & 15) > best:
+            best = p.trick_card[i] & 15
+    return best
+
+
+cdef uint64_t legal_mask(const Pos* p, const Rules* r, int seat) noexcept nogil:
+    """The cards ``seat`` may play now (SPEC §2)."""
+    cdef uint64_t h = p.hand[seat]
+    cdef uint64_t follow, tr, higher
+    cdef int led, hi
+    if p.ntrick == 0:
+        if r.heart_lead:
+            follow = h & ~SUIT_MASK[1]
+            if follow:
+                return follow
+        return h
+    led = p.trick_card[0] >> 4
+    follow = h & SUIT_MASK[led]
+    if r.king_duty and (h >> KH_CARD) & 1:
+        if led == 1 or not follow:
+            return (<uint64_t>1) << KH_CARD
+    if follow:
+        if r.trump_duties and led == r.trump:
+            hi = highest_trump_rank(p, led)
+            higher = follow & ((<uint64_t>ABOVE[hi]) << (16 * led))
+            if higher:
+                return higher
+        return follow
+    if r.trump_duties and r.trump >= 0:
+        tr = h & SUIT_MASK[r.trump]
+        if tr:
+            hi = highest_trump_rank(p, r.trump)
+            if hi < 0:
+                return tr
+            higher = tr & ((<uint64_t>ABOVE[hi]) << (16 * r.trump))
+            if higher:
+                return higher
+    return h
+
+
+cdef inline int32_t bound_lo(const Pos* p, const Rules* r) noexcept nogil:
+    return p.pts_neg + r.neg_suffix[14 - p.tricks_left]
+
+
+cdef inline int32_t bound_hi(const Pos* p, const Rules* r) noexcept nogil:
+    return p.pts_pos + r.pos_suffix[14 - p.tricks_left]
+
+
+# -- Ravage City ---------------------------------------------------------------------
+
+cdef int32_t ravage_final(const Pos* p, const Rules* r) noexcept nogil:
+    cdef int s, i, k = 0, best = -1
+    cdef int mx[4]
+    cdef int32_t v = 0
+    for i in range(4):
+        mx[i] = 0
+        for s in range(4):
+            if p.won[i][s] > mx[i]:
+                mx[i] = p.won[i][s]
+        if mx[i] > best:
+            best = mx[i]
+    if best <= 0:
+        return 0
+    for i in range(4):
+        if mx[i] == best:
+            k += 1
+    for i in range(4):
+        if mx[i] == best and (p.side >> i) & 1:
+            v += r.ravage_share[k]
+    return v
+
+
+cdef void ravage_bounds(const Pos* p, const Rules* r, int32_t* lo, int32_t* hi) noexcept nogil:
+    """Bounds of the side's Ravage score from the cards won and the cards left."""
+    cdef int s, i, j
+    cdef int cur[4]
+    cdef int pot[4]
+    cdef int left[4]
+    cdef uint64_t rest = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3] | trick_mask(p)
+    cdef int possible_side = 0, sure = -1, other
+    cdef int32_t pen = r.ravage_share[1]
+    for s in range(4):
+        left[s] = __builtin_popcountll(rest & SUIT_MASK[s])
+    for i in range(4):
+        cur[i] = 0
+        pot[i] = 0
+        for s in range(4):
+            if p.won[i][s] > cur[i]:
+                cur[i] = p.won[i][s]
+            if p.won[i][s] + left[s] > pot[i]:
+                pot[i] = p.won[i][s] + left[s]
+    for i in range(4):
+        other = 0
+        for j in range(4):
+            if j != i and cur[j] > other:
+                other = cur[j]
+        if pot[i] >= other and pot[i] > 0 and (p.side >> i) & 1:
+            possible_side = 1
+        other = 0
+        for j in range(4):
+            if j != i and pot[j] > other:
+                other = pot[j]
+        if cur[i] > other:
+            sure = i
+    if sure >= 0:
+        lo[0] = pen if (p.side >> sure) & 1 else 0
+        hi[0] = lo[0]
+        return
+    if not possible_side:
+        lo[0] = 0
+        hi[0] = 0
+        return
+    lo[0] = pen if pen < 0 else 0
+    hi[0] = pen if pen > 0 else 0
+
+
+# -- transposition table -----------------------------------------------------------
+
+cdef void make_key(const Pos* p, const Rules* r, uint64_t* key) noexcept nogil:
+    """The position at a trick boundary, normalised to relative ranks."""
+    cdef int s, b, j
+    cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    cdef uint64_t o0 = p.hand[1] | p.hand[3]
+    cdef uint64_t o1 = p.hand[2] | p.hand[3]
+    cdef uint64_t rem, x, c0, c1, y0, y1, word, sp0, sp1
+    for s in range(4):
+        rem = (all4 >> (16 * s)) & SUIT_BITS
+        x = rem
+        c0 = 0
+        c1 = 0
+        y0 = 0
+        y1 = 0
+        j = 0
+        sp0 = r.sym_plane[s][0]
+        sp1 = r.sym_plane[s][1]
+        while x:
+            b = __builtin_ctzll(x)
+            c0 |= ((o0 >> (16 * s + b)) & 1) << j
+            c1 |= ((o1 >> (16 * s + b)) & 1) << j
+            y0 |= ((sp0 >> b) & 1) << j
+            y1 |= ((sp1 >> b) & 1) << j
+            j += 1
+            x &= x - 1
+        word = <uint64_t>j | (c0 << 4) | (c1 << 17)
+        if r.sym_mode[s] == 1:
+            word |= (y0 << 30) | (y1 << 43)
+        elif r.sym_mode[s] == 2:
+            word |= rem << 30
+        key[s] = word
+    key[4] = <uint64_t>p.leader | (<uint64_t>p.side << 2)
+    key[5] = 0
+    if r.ravage:
+        for s in range(4):
+            for j in range(4):
+                key[5] |= (<uint64_t>p.won[j][s]) << (4 * (4 * j + s))
+
+
+cdef inline uint64_t hash_key(const uint64_t* key) noexcept nogil:
+    cdef uint64_t h = key[0] * <uint64_t>0x9E3779B97F4A7C15
+    h ^= key[1] * <uint64_t>0xC2B2AE3D27D4EB4F + (h >> 29)
+    h ^= key[2] * <uint64_t>0x165667B19E3779F9 + (h >> 31)
+    h ^= key[3] * <uint64_t>0xD6E8FEB86659FD93 + (h >> 27)
+    h ^= (key[4] + (key[5] * <uint64_t>0x94D049BB133111EB)) * <uint64_t>0xBF58476D1CE4E5B9
+    h ^= h >> 32
+    return h
+
+
+cdef inline TTEntry* tt_probe(Ctx* c, const uint64_t* key, uint64_t h) noexcept nogil:
+    cdef TTEntry* e = c.tt + (h & c.tt_mask) * TT_WAYS
+    cdef int w
+    for w in range(TT_WAYS):
+        if e[w].gen == c.gen and memcmp(e[w].key, key, 6 * sizeof(uint64_t)) == 0:
+            return &e[w]
+    return NULL
+
+
+cdef inline void tt_store(Ctx* c, const uint64_t* key, uint64_t h, int32_t lb, int32_t ub,
+                          int depth) noexcept nogil:
+    cdef TTEntry* e = c.tt + (h & c.tt_mask) * TT_WAYS
+    cdef TTEntry* victim = NULL
+    cdef int w
+    for w in range(TT_WAYS):
+        if e[w].gen == c.gen and memcmp(e[w].key, key, 6 * sizeof(uint64_t)) == 0:
+            if lb > e[w].lb:
+                e[w].lb = lb
+            if ub < e[w].ub:
+                e[w].ub = ub
+            return
+    for w in range(TT_WAYS):
+        if e[w].gen != c.gen:
+            victim = &e[w]
+            break
+        if victim == NULL or e[w].depth < victim.depth:
+            victim = &e[w]
+    memcpy(victim.key, key, 6 * sizeof(uint64_t))
+    victim.lb = lb
+    victim.ub = ub
+    victim.gen = c.gen
+    victim.depth = depth
+    c.st.tt_stores += 1
+
+
+# -- moves ---------------------------------------------------------------------------
+
+cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
+    """One card for each group of equivalent legal cards, best first."""
+    cdef Pos* p = &c.p
+    cdef const Rules* r = c.r
+    cdef uint64_t legal = legal_mask(p, r, seat)
+    cdef uint64_t present = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3] | trick_mask(p)
+    cdef int n = 0, s, rk, prev, card, i, j, tmp, w_seat, wcard, top_owner, o, tn
+    cdef uint32_t L, P
+    cdef int32_t v, gets, score
+    cdef int32_t scores[MAX_MOVES]
+    cdef int maxi = (p.side >> seat) & 1
+    cdef int32_t sofar
+    tn = 14 - p.tricks_left
+    sofar = r.trick_points[tn]
+    for i in range(p.ntrick):
+        sofar += r.card_points[p.trick_card[i]]
+    for s in range(4):
+        L = <uint32_t>((legal >> (16 * s)) & SUIT_BITS)
+        if not L:
+            continue
+        P = <uint32_t>((present >> (16 * s)) & SUIT_BITS)
+        prev = -1
+        while L:
+            rk = high_bit(<uint64_t>L)
+            L &= ~(<uint32_t>1 << rk)
+            card = 16 * s + rk
+            if prev >= 0 and (P & ((<uint32_t>1 << prev) - (<uint32_t>1 << (rk + 1)))) == 0 \
+                    and r.card_class[card] == r.card_class[16 * s + prev]:
+                prev = rk
+                continue
+            prev = rk
+            # -- ordering score: the trick's value to the mover's side if it holds as is
+            v = sofar + r.card_points[card]
+            if p.ntrick == 0:
+                # who wins a lead: the holder of the highest card of the suit above it
+                top_owner = seat
+                for o in range(4):
+                    if o != seat and (p.hand[o] >> (16 * s)) & ABOVE[rk] & SUIT_BITS:
+                        if top_owner == seat or high_bit((p.hand[o] >> (16 * s)) & SUIT_BITS) > \
+                                high_bit((p.hand[top_owner] >> (16 * s)) & SUIT_BITS):
+                            top_owner = o
+                w_seat = top_owner
+            else:
+                wcard = p.trick_card[p.win_idx]
+                if beats(r, card, wcard):
+                    w_seat = seat
+                else:
+                    w_seat = (p.leader + p.win_idx) & 3
+            gets = v if (p.side >> w_seat) & 1 else 0
+            score = (gets if maxi else -gets) * 64
+            if w_seat == seat:
+                score += 12 - rk
+            else:
+                score += rk
+            moves[n] = card
+            scores[n] = score
+            n += 1
+    # insertion sort, best first (stable)
+    for i in range(1, n):
+        tmp = moves[i]
+        score = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < score:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = tmp
+        scores[j + 1] = score
+    return n
+
+
+# -- the search ----------------------------------------------------------------------
+
+cdef inline int32_t play_card(Pos* p, const Rules* r, int seat, int card) noexcept nogil:
+    """Play ``card`` for ``seat``; when it completes the trick, settle it and return
+    the points the side scores (else 0)."""
+    cdef int i, winner, cc
+    cdef int32_t v, pt
+    p.hand[seat] &= ~((<uint64_t>1) << card)
+    p.trick_card[p.ntrick] = card
+    if p.ntrick > 0 and beats(r, card, p.trick_card[p.win_idx]):
+        p.win_idx = p.ntrick
+    elif p.ntrick == 0:
+        p.win_idx = 0
+    p.ntrick += 1
+    if p.ntrick < 4:
+        return 0
+    winner = (p.leader + p.win_idx) & 3
+    v = r.trick_points[14 - p.tricks_left]
+    for i in range(4):
+        cc = p.trick_card[i]
+        pt = r.card_points[cc]
+        v += pt
+        if pt < 0:
+            p.pts_neg -= pt
+        else:
+            p.pts_pos -= pt
+        if r.ravage:
+            p.won[winner][cc >> 4] += 1
+    p.leader = winner
+    p.ntrick = 0
+    p.win_idx = 0
+    p.tricks_left -= 1
+    if (p.side >> winner) & 1:
+        return v
+    return 0
+
+
+cdef int search(Ctx* c, int32_t target) noexcept nogil:
+    """1 if the side can score at least ``target`` from here (the current trick included)."""
+    cdef Pos* p = &c.p
+    cdef const Rules* r = c.r
+    cdef int32_t lo, hi, got
+    cdef uint64_t key[6]
+    cdef uint64_t h = 0
+    cdef TTEntry* e
+    cdef int use_tt = 0, res, seat, n, i, maxi
+    cdef int moves[MAX_MOVES]
+    cdef Pos saved
+    c.st.nodes += 1
+    if r.ravage:
+        if p.tricks_left == 0:
+            return ravage_final(p, r) >= target
+        ravage_bounds(p, r, &lo, &hi)
+    else:
+        if p.tricks_left == 0:
+            return 0 >= target
+        lo = bound_lo(p, r)
+        hi = bound_hi(p, r)
+    if lo >= target:
+        return 1
+    if hi < target:
+        return 0
+    if p.ntrick == 0 and p.tricks_left >= 2:
+        use_tt = 1
+        make_key(p, r, key)
+        h = hash_key(key)
+        e = tt_probe(c, key, h)
+        if e != NULL:
+            if e.lb >= target:
+                c.st.tt_hits += 1
+                return 1
+            if e.ub < target:
+                c.st.tt_hits += 1
+                return 0
+            if e.lb > lo:
+                lo = e.lb
+            if e.ub < hi:
+                hi = e.ub
+    seat = (p.leader + p.ntrick) & 3
+    maxi = (p.side >> seat) & 1
+    n = gen_moves(c, seat, moves)
+    res = 0 if maxi else 1
+    memcpy(&saved, p, sizeof(Pos))
+    for i in range(n):
+        got = play_card(p, r, seat, moves[i])
+        if search(c, target - got):
+            res = 1
+        else:
+            res = 0
+        memcpy(p, &saved, sizeof(Pos))
+        if res == maxi:
+            break
+    if use_tt:
+        if res:
+            tt_store(c, key, h, target if target > lo else lo, hi, p.tricks_left)
+        else:
+            tt_store(c, key, h, lo, target - 1 if target - 1 < hi else hi, p.tricks_left)
+    return res
+
+
+cdef int32_t solve_value(Ctx* c) noexcept nogil:
+    """The exact value of the side: bisection over multiples of the scale's gcd."""
+    cdef int32_t lo, hi, mid, g = c.r.gcd
+    cdef Pos* p = &c.p
+    if c.r.ravage:
+        if p.tricks_left == 0:
+            return ravage_final(p, c.r)
+        ravage_bounds(p, c.r, &lo, &hi)
+    else:
+        if p.tricks_left == 0:
+            return 0
+        lo = bound_lo(p, c.r)
+        hi = bound_hi(p, c.r)
+    while lo < hi:
+        mid = lo + ((hi - lo) // g + 1) // 2 * g
+        if search(c, mid):
+            lo = mid
+        else:
+            hi = mid - g
+    return lo
+
+
+# -- the Python boundary -------------------------------------------------------------
+
+cdef int _gcd(int a, int b):
+    if a < 0:
+        a = -a
+    if b < 0:
+        b = -b
+    while b:
+        a, b = b, a % b
+    return a
+
+
+cdef class Solver:
+    """A search engine with its transposition table (reused across calls).
+
+    ``tt_bytes`` bounds the table's memory.  Call :meth:`set_rules` with the
+    contract's tables, then :meth:`value` / :meth:`test` on positions.
+    """
+
+    cdef Rules rules
+    cdef TTEntry* tt
+    cdef uint64_t tt_mask
+    cdef uint32_t gen
+    cdef Stats last
+    cdef readonly size_t tt_bytes
+    cdef readonly size_t tt_entries
+    cdef readonly object rules_id
+
+    def __cinit__(self, size_t tt_bytes=128 * 1024 * 1024):
+        cdef size_t buckets = 1
+        if tt_bytes < 64 * 1024:
+            tt_bytes = 64 * 1024
+        while buckets * 2 * TT_WAYS * sizeof(TTEntry) <= tt_bytes:
+            buckets *= 2
+        self.tt = <TTEntry*>calloc(buckets * TT_WAYS, sizeof(TTEntry))
+        if self.tt == NULL:
+            raise MemoryError(f"cannot allocate a transposition table of {tt_bytes} bytes")
+        self.tt_mask = buckets - 1
+        self.tt_entries = buckets * TT_WAYS
+        self.tt_bytes = self.tt_entries * sizeof(TTEntry)
+        self.gen = 1
+        self.rules_id = None
+        memset(&self.rules, 0, sizeof(Rules))
+        self.rules.trump = -1
+        self.rules.gcd = 1
+
+    def __dealloc__(self):
+        free(self.tt)
+
+    def clear(self):
+        """Forget every stored position (O(1): a new generation)."""
+        self.gen += 1
+        if self.gen == 0:
+            memset(self.tt, 0, self.tt_entries * sizeof(TTEntry))
+            self.gen = 1
+
+    def set_rules(self, card_points, trick_points, *, int trump=-1, bint heart_lead=False,
+                  bint king_duty=False, bint trump_duties=False, bint ravage=False,
+                  int ravage_penalty=0, object rules_id=None):
+        """Load a contract: 64 card points, 13 trick points (trick 1..13), the duties.
+
+        Ravage City scores are counted in twelfths of a point (so that -36/k is whole).
+        The table is cleared unless ``rules_id`` equals the previous call's.
+        """
+        cdef Rules* r = &self.rules
+        cdef int i, s, k, g = 0, cls, m
+        if rules_id is not None and rules_id == self.rules_id:
+            return
+        if len(card_points) != 64 or len(trick_points) != 13:
+            raise ValueError("card_points needs 64 entries and trick_points 13")
+        memset(r, 0, sizeof(Rules))
+        for i in range(64):
+            r.card_points[i] = card_points[i] if (i & 15) < 13 else 0
+            g = _gcd(g, r.card_points[i])
+        for i in range(13):
+            r.trick_points[i + 1] = trick_points[i]
+            g = _gcd(g, trick_points[i])
+        r.neg_suffix[14] = 0
+        r.pos_suffix[14] = 0
+        for i in range(13, 0, -1):
+            r.neg_suffix[i] = r.neg_suffix[i + 1] + (r.trick_points[i] if r.trick_points[i] < 0 else 0)
+            r.pos_suffix[i] = r.pos_suffix[i + 1] + (r.trick_points[i] if r.trick_points[i] > 0 else 0)
+        r.trump = trump
+        r.heart_lead = heart_lead
+        r.king_duty = king_duty
+        r.trump_duties = trump_duties and trump >= 0
+        r.ravage = ravage
+        if ravage:
+            for k in range(1, 5):
+                r.ravage_share[k] = ravage_penalty * 12 // k
+            g = abs(ravage_penalty) if ravage_penalty else 1
+            for i in range(64):
+                r.card_points[i] = 0
+            for i in range(15):
+                r.neg_suffix[i] = 0
+                r.pos_suffix[i] = 0
+        r.gcd = g if g > 0 else 1
+        # classes: cards are equivalent only with equal points (and not the K♥ under duty)
+        for i in range(64):
+            r.card_class[i] = r.card_points[i] * 2
+        if king_duty:
+            r.card_class[KH_CARD] = r.card_points[KH_CARD] * 2 + 1
+        for s in range(4):
+            syms = []
+            for k in range(13):
+                cls = r.card_class[16 * s + k]
+                if cls not in syms:
+                    syms.append(cls)
+            m = len(syms)
+            if m == 1:
+                r.sym_mode[s] = 0
+            elif m <= 4:
+                r.sym_mode[s] = 1
+                for k in range(13):
+                    cls = syms.index(r.card_class[16 * s + k])
+                    if cls & 1:
+                        r.sym_plane[s][0] |= (<uint64_t>1) << k
+                    if cls & 2:
+                        r.sym_plane[s][1] |= (<uint64_t>1) << k
+            else:
+                r.sym_mode[s] = 2
+        self.rules_id = rules_id
+        self.clear()
+
+    cdef int _load(self, Ctx* c, hands, trick, int leader, int side) except -1:
+        cdef Pos* p = &c.p
+        cdef int i, card, mover
+        cdef int32_t pt
+        if len(hands) != 4 or len(trick) > 3 or not 0 <= leader <= 3:
+            raise ValueError("bad position")
+        if not 0 <= side <= 15:
+            raise ValueError("bad side")
+        memset(c, 0, sizeof(Ctx))
+        c.r = &self.rules
+        c.tt = self.tt
+        c.tt_mask = self.tt_mask
+        c.gen = self.gen
+        for i in range(4):
+            p.hand[i] = <uint64_t>hands[i]
+        p.leader = leader
+        p.side = side
+        p.ntrick = 0
+        p.win_idx = 0
+        for i in range(len(trick)):
+            card = trick[i]
+            p.trick_card[i] = card
+            if i > 0 and beats(&self.rules, card, p.trick_card[p.win_idx]):
+                p.win_idx = i
+            p.ntrick = i + 1
+        mover = (leader + p.ntrick) & 3
+        p.tricks_left = __builtin_popcountll(p.hand[mover])
+        if p.tricks_left > 13:
+            raise ValueError("bad position")
+        for i in range(64):
+            if (i & 15) < 13:
+                pt = self.rules.card_points[i]
+                if (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3] | trick_mask(p)) >> i & 1:
+                    if pt < 0:
+                        p.pts_neg += pt
+                    else:
+                        p.pts_pos += pt
+        return 0
+
+    def value(self, hands, trick, int leader, int side):
+        """The exact value of ``side`` (a 4-bit seat mask) in the position.
+
+        Returns ``(value, nodes, tt_hits)``.
+        """
+        cdef Ctx c
+        cdef int32_t v
+        self._load(&c, hands, trick, leader, side)
+        with nogil:
+            v = solve_value(&c)
+        self.last = c.st
+        return v, c.st.nodes, c.st.tt_hits
+
+    def value_after(self, hands, trick, int leader, int side, int card):
+        """The side's value after the seat to move plays ``card`` (a legal card),
+        the points of a trick it completes included.  Returns ``(value, nodes)``."""
+        cdef Ctx c
+        cdef int32_t v, got
+        cdef int seat
+        self._load(&c, hands, trick, leader, side)
+        seat = (leader + c.p.ntrick) & 3
+        if not (c.p.hand[seat] >> card) & 1:
+            raise ValueError("card not held by the seat to move")
+        with nogil:
+            got = play_card(&c.p, &self.rules, seat, card)
+            v = got + solve_value(&c)
+        self.last = c.st
+        return v, c.st.nodes
+
+    def test(self, hands, trick, int leader, int side, int target):
+        """Whether ``side`` can score at least ``target``.  Returns ``(bool, nodes)``."""
+        cdef Ctx c
+        cdef int res
+        self._load(&c, hands, trick, leader, side)
+        with nogil:
+            res = search(&c, target)
+        self.last = c.st
+        return bool(res), c.st.nodes
+
+    def legal(self, hands, trick, int leader):
+        """The mask of legal cards of the seat to move."""
+        cdef Ctx c
+        self._load(&c, hands, trick, leader, 0)
+        return legal_mask(&c.p, &self.rules, (leader + c.p.ntrick) & 3)
+
+    def groups(self, hands, trick, int leader):
+        """The legal cards of the seat to move, as groups of equivalent cards (high first)."""
+        cdef Ctx c
+        cdef uint64_t legal, present
+        cdef int s, rk, prev, card
+        cdef uint32_t L, P
+        self._load(&c, hands, trick, leader, 0)
+        legal = legal_mask(&c.p, &self.rules, (leader + c.p.ntrick) & 3)
+        present = c.p.hand[0] | c.p.hand[1] | c.p.hand[2] | c.p.hand[3] | trick_mask(&c.p)
+        out = []
+        for s in range(4):
+            L = <uint32_t>((legal >> (16 * s)) & SUIT_BITS)
+            P = <uint32_t>((present >> (16 * s)) & SUIT_BITS)
+            prev = -1
+            while L:
+                rk = high_bit(<uint64_t>L)
+                L &= ~(<uint32_t>1 << rk)
+                card = 16 * s + rk
+                if prev >= 0 and (P & ((<uint32_t>1 << prev) - (<uint32_t>1 << (rk + 1)))) == 0 \
+                        and self.rules.card_class[card] == self.rules.card_class[16 * s + prev]:
+                    out[len(out) - 1].append(card)
+                else:
+                    out.append([card])
+                prev = rk
+        return out
+
+    @property
+    def gcd(self):
+        """Every score of the loaded contract is a multiple of this."""
+        return self.rules.gcd
+
+    @property
+    def last_stats(self):
+        """Counters of the last call: nodes, tt_hits, tt_stores."""
+        return {"nodes": self.last.nodes, "tt_hits": self.last.tt_hits,
+                "tt_stores": self.last.tt_stores}

@@ -1,0 +1,543 @@
+"""Contracts, rule sets, variants and scales.
+
+A :class:`Contract` is a frozen spec found by name or alias with
+:func:`find_contract`.  :func:`make_game` resolves a contract in a rule set, with
+variants, a scale and the trump suit or starting rank, into a :class:`Game`: the
+play duties as flags and the scoring lowered to plain tables (points per card, per
+trick number, per finishing place) that the search core reads as C arrays.  The
+Salad is the sum of the other tables, not a special case.
+
+>>> g = make_game("no-king")
+>>> g.contract.name, g.card_points[HK], g.total
+('barbu', -20, -20)
+>>> make_game("salade", rules="french").total
+-500
+"""
+
+from __future__ import annotations
+
+import tomllib
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from .cards import (
+    CARD_NAMES,
+    HK,
+    RANK_CHARS,
+    Rank,
+    Suit,
+    make_card,
+    parse_card,
+    parse_rank,
+    parse_suit,
+)
+from .errors import ParseError
+
+__all__ = [
+    "RULE_SETS",
+    "VARIANTS",
+    "Contract",
+    "CONTRACTS",
+    "Scale",
+    "ContractScale",
+    "Game",
+    "find_contract",
+    "contracts_of",
+    "normalize_name",
+    "parse_variants",
+    "load_scale",
+    "default_scale",
+    "make_game",
+]
+
+RULE_SETS: tuple[str, ...] = ("classic", "french", "bridge")
+
+#: Variant names as written on the command line, with what they change.
+VARIANTS: dict[str, str] = {
+    "free-trumping": "Trumps: only the duty to follow suit (no forced trumping or overtrumping)",
+    "king-duty": "classic Barbu: the holder of K♥ must play it on a heart lead or first discard",
+    "low-aces": "Dominoes: each suit runs from Ace to King",
+    "ace-replays": "Dominoes: a player who plays an Ace plays again at once",
+    "dealer-declares": "the dealer declares; the dealer's left leads the first trick",
+    "only-double-declarer": "doubles only against the declarer",
+    "other-scores": "K♥ -15, Dominoes +40/+20/+10/-10",
+    "ravage-city": "Ravage City is an eighth contract of the session (32 deals)",
+}
+_VARIANT_ALIASES = {
+    "free-trump": "free-trumping",
+    "free-trumps": "free-trumping",
+    "king-of-hearts-duty": "king-duty",
+    "kh-duty": "king-duty",
+    "low-ace": "low-aces",
+    "aces-low": "low-aces",
+    "ace-replay": "ace-replays",
+    "dealer-declarer": "dealer-declares",
+    "only-double-the-declarer": "only-double-declarer",
+    "other-score": "other-scores",
+    "ravage": "ravage-city",
+}
+
+Kind = Literal["tricks", "dominoes", "ravage"]
+
+
+@dataclass(frozen=True)
+class Contract:
+    """A contract: its canonical name, aliases, kind and the rule sets that have it."""
+
+    name: str
+    title: str
+    kind: Kind
+    rule_sets: frozenset[str]
+    aliases: tuple[str, ...] = ()
+    needs_trump: bool = False
+    needs_start: bool = False
+    positive: bool = False
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _c(
+    name: str,
+    title: str,
+    kind: Kind,
+    rules: Iterable[str],
+    aliases: Iterable[str] = (),
+    **kw: Any,
+) -> Contract:
+    return Contract(name, title, kind, frozenset(rules), tuple(aliases), **kw)
+
+
+CONTRACTS: tuple[Contract, ...] = (
+    _c("no-tricks", "No Tricks", "tricks", ("classic", "french"), ("no-trick", "plis", "pas-de-plis")),
+    _c("no-hearts", "No Hearts", "tricks", ("classic", "french"), ("hearts", "no-heart", "coeurs", "pas-de-coeurs")),
+    _c("no-queens", "No Queens", "tricks", ("classic", "french"), ("queens", "no-queen", "no-ladies", "dames", "pas-de-dames")),
+    _c("barbu", "Barbu (No King of Hearts)", "tricks", ("classic", "french"), ("no-king", "no-king-of-hearts", "king-of-hearts", "kh", "roi-de-coeur")),
+    _c("no-last-two", "No Last Two", "tricks", ("classic", "french"), ("last-two", "no-last-2", "last-2", "deux-derniers", "dernier-pli")),
+    _c("trumps", "Trumps", "tricks", ("classic",), ("trump", "atout", "atouts"), needs_trump=True, positive=True),
+    _c("dominoes", "Dominoes", "dominoes", ("classic",), ("domino", "dominos", "fan-tan"), needs_start=True, positive=True),
+    _c("ravage", "Ravage City", "ravage", ("classic",), ("ravage-city",)),
+    _c("salad", "Salad", "tricks", ("french",), ("salade", "french-salad")),
+    _c("reussite", "Réussite", "dominoes", ("french",), ("reussite", "réussite", "patience"), positive=True),
+    _c("tricks", "Tricks (bridge double dummy)", "tricks", ("bridge",), ("bridge",), positive=True),
+)
+_BY_NAME: dict[str, Contract] = {}
+for _k in CONTRACTS:
+    _BY_NAME[_k.name] = _k
+    for _a in _k.aliases:
+        _BY_NAME.setdefault(_a, _k)
+
+
+def normalize_name(text: str) -> str:
+    """Lower case, accents dropped, spaces and underscores as hyphens.
+
+    >>> normalize_name("Réussite"), normalize_name("No_Last Two")
+    ('reussite', 'no-last-two')
+    """
+    t = unicodedata.normalize("NFKD", text.strip().lower())
+    t = "".join(ch for ch in t if not unicodedata.combining(ch))
+    return "-".join(t.replace("_", " ").replace("-", " ").split())
+
+
+def find_contract(name: str, rules: str | None = None) -> Contract:
+    """The contract named ``name`` (canonical name or alias), in ``rules`` if given.
+
+    :raises ParseError: if no contract has that name, or the rule set lacks it.
+
+    >>> find_contract("domino").name
+    'dominoes'
+    """
+    c = _BY_NAME.get(normalize_name(name))
+    if c is None:
+        names = ", ".join(k.name for k in CONTRACTS)
+        raise ParseError(f"unknown contract: {name!r} (known: {names})")
+    if rules is not None:
+        r = _rules(rules)
+        if r not in c.rule_sets:
+            raise ParseError(f"contract {c.name!r} is not played in the {r} rule set")
+    return c
+
+
+def contracts_of(rules: str, variants: Iterable[str] = ()) -> tuple[Contract, ...]:
+    """The contracts of a rule set, in the order of SPEC §3 (Ravage City only with its variant).
+
+    >>> [c.name for c in contracts_of("french")]
+    ['no-tricks', 'no-hearts', 'no-queens', 'barbu', 'no-last-two', 'salad', 'reussite']
+    """
+    r = _rules(rules)
+    vs = parse_variants(variants)
+    out = []
+    for c in CONTRACTS:
+        if r in c.rule_sets and (c.name != "ravage" or "ravage-city" in vs):
+            out.append(c)
+    return tuple(out)
+
+
+def _rules(rules: str) -> str:
+    r = normalize_name(rules)
+    if r not in RULE_SETS:
+        raise ParseError(f"unknown rule set: {rules!r} (known: {', '.join(RULE_SETS)})")
+    return r
+
+
+def parse_variants(names: Iterable[str]) -> frozenset[str]:
+    """Canonical variant names.
+
+    :raises ParseError: on an unknown variant.
+
+    >>> sorted(parse_variants(["Free trumping", "low_ace"]))
+    ['free-trumping', 'low-aces']
+    """
+    if isinstance(names, str):
+        names = [names]
+    out = set()
+    for n in names:
+        v = normalize_name(n)
+        v = _VARIANT_ALIASES.get(v, v)
+        if v not in VARIANTS:
+            raise ParseError(f"unknown variant: {n!r} (known: {', '.join(VARIANTS)})")
+        out.add(v)
+    return frozenset(out)
+
+
+# -- scales -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ContractScale:
+    """The scoring of one contract, lowered to tables.
+
+    ``card_points`` is indexed by card (64 entries, ``16 * suit + rank``),
+    ``trick_points`` by trick number - 1 (per-trick points included),
+    ``places`` by finishing place, ``penalty`` is Ravage City's shared penalty.
+    """
+
+    card_points: tuple[int, ...] = (0,) * 64
+    trick_points: tuple[int, ...] = (0,) * 13
+    places: tuple[int, int, int, int] = (0, 0, 0, 0)
+    penalty: int = 0
+
+    def __add__(self, other: ContractScale) -> ContractScale:
+        return ContractScale(
+            tuple(a + b for a, b in zip(self.card_points, other.card_points, strict=True)),
+            tuple(a + b for a, b in zip(self.trick_points, other.trick_points, strict=True)),
+            (
+                self.places[0] + other.places[0],
+                self.places[1] + other.places[1],
+                self.places[2] + other.places[2],
+                self.places[3] + other.places[3],
+            ),
+            self.penalty + other.penalty,
+        )
+
+    def trick_total(self) -> int:
+        """The sum of every trick contract point (all cards and all 13 tricks)."""
+        return sum(self.card_points) + sum(self.trick_points)
+
+
+@dataclass(frozen=True)
+class Scale:
+    """A named scale: a :class:`ContractScale` for each contract it defines."""
+
+    name: str
+    rules: str
+    contracts: Mapping[str, ContractScale] = field(default_factory=dict)
+    source: str = ""
+
+    def of(self, contract: str) -> ContractScale:
+        """The scoring of a contract.
+
+        :raises ParseError: if this scale does not define it.
+        """
+        try:
+            return self.contracts[contract]
+        except KeyError:
+            raise ParseError(f"scale {self.name!r} has no values for {contract!r}") from None
+
+
+_RANK_GROUPS = {
+    "twos": 0, "threes": 1, "fours": 2, "fives": 3, "sixes": 4, "sevens": 5, "eights": 6,
+    "nines": 7, "tens": 8, "jacks": 9, "queens": 10, "kings": 11, "aces": 12,
+}
+_SUIT_GROUPS = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
+
+
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ParseError(f"{where}: expected a whole number, got {value!r}")
+    return value
+
+
+def _contract_scale(name: str, table: Any, done: dict[str, ContractScale], where: str) -> ContractScale:
+    if not isinstance(table, dict):
+        raise ParseError(f"{where}: [contracts.{name}] must be a table")
+    known = {"per_trick", "trick", "cards", "places", "penalty", "combine"}
+    for key in table:
+        if key not in known:
+            raise ParseError(f"{where}: unknown key {key!r} in [contracts.{name}]")
+    total = ContractScale()
+    if "combine" in table:
+        parts = table["combine"]
+        if not isinstance(parts, list):
+            raise ParseError(f"{where}: combine in [contracts.{name}] must be a list of names")
+        for p in parts:
+            pname = find_contract(str(p)).name
+            if pname not in done:
+                raise ParseError(f"{where}: [contracts.{name}] combines {p!r}, defined nowhere before it")
+            total = total + done[pname]
+    cards = [0] * 64
+    if "cards" in table:
+        spec = table["cards"]
+        if not isinstance(spec, dict):
+            raise ParseError(f"{where}: cards in [contracts.{name}] must be a table")
+        layers: list[list[tuple[int, int]]] = [[], [], [], []]  # all, suit, rank, card
+        for key, val in spec.items():
+            v = _int(val, f"{where}: [contracts.{name}] cards.{key}")
+            k = normalize_name(str(key))
+            if k == "all":
+                layers[0].extend((make_card(s, r), v) for s in range(4) for r in range(13))
+            elif k in _SUIT_GROUPS:
+                s = _SUIT_GROUPS[k]
+                layers[1].extend((make_card(s, r), v) for r in range(13))
+            elif k in _RANK_GROUPS:
+                r = _RANK_GROUPS[k]
+                layers[2].extend((make_card(s, r), v) for s in range(4))
+            else:
+                try:
+                    layers[3].append((parse_card(str(key)), v))
+                except ParseError:
+                    raise ParseError(
+                        f"{where}: [contracts.{name}] cards: {key!r} is not a card, suit, rank or 'all'"
+                    ) from None
+        for layer in layers:
+            for c, v in layer:
+                cards[c] = v
+    tricks = [0] * 13
+    if "per_trick" in table:
+        v = _int(table["per_trick"], f"{where}: [contracts.{name}] per_trick")
+        tricks = [t + v for t in tricks]
+    if "trick" in table:
+        spec = table["trick"]
+        if not isinstance(spec, dict):
+            raise ParseError(f"{where}: trick in [contracts.{name}] must be a table")
+        for key, val in spec.items():
+            try:
+                n = int(key)
+            except ValueError:
+                n = 0
+            if not 1 <= n <= 13:
+                raise ParseError(f"{where}: [contracts.{name}] trick number {key!r} is not 1..13")
+            tricks[n - 1] += _int(val, f"{where}: [contracts.{name}] trick.{key}")
+    places = (0, 0, 0, 0)
+    if "places" in table:
+        p = table["places"]
+        if not isinstance(p, list) or len(p) != 4:
+            raise ParseError(f"{where}: places in [contracts.{name}] must be a list of 4 numbers")
+        places = tuple(_int(x, f"{where}: [contracts.{name}] places") for x in p)  # type: ignore[assignment]
+    penalty = _int(table.get("penalty", 0), f"{where}: [contracts.{name}] penalty")
+    return total + ContractScale(tuple(cards), tuple(tricks), places, penalty)
+
+
+def _parse_scale(data: dict[str, Any], where: str) -> Scale:
+    name = str(data.get("name", Path(where).stem))
+    rules = _rules(str(data.get("rules", "classic")))
+    contracts = data.get("contracts", {})
+    if not isinstance(contracts, dict):
+        raise ParseError(f"{where}: [contracts] must be a table of contract tables")
+    done: dict[str, ContractScale] = {}
+    for cname, table in contracts.items():
+        c = find_contract(str(cname))
+        done[c.name] = _contract_scale(c.name, table, done, where)
+    for key in data:
+        if key not in {"name", "rules", "contracts"}:
+            raise ParseError(f"{where}: unknown top-level key {key!r}")
+    return Scale(name, rules, done, where)
+
+
+def load_scale(path: str | Path) -> Scale:
+    """Read a scale file (TOML); a contract it leaves out keeps its rule set's default.
+
+    :raises ParseError: naming the file and the problem.
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ParseError(f"cannot read scale file {str(p)!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ParseError(f"scale file {str(p)!r} is not UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ParseError(f"bad scale file {str(p)!r}: {e}") from None
+    user = _parse_scale(data, str(p))
+    base = default_scale(user.rules)
+    merged = dict(base.contracts)
+    merged.update(user.contracts)
+    return Scale(user.name, user.rules, merged, str(p))
+
+
+_DEFAULTS: dict[str, Scale] = {}
+
+
+def default_scale(rules: str = "classic", variants: Iterable[str] = ()) -> Scale:
+    """The shipped scale of a rule set (``other-scores`` with that variant).
+
+    >>> default_scale("french").of("barbu").card_points[HK]
+    -80
+    """
+    r = _rules(rules)
+    vs = parse_variants(variants)
+    name = "other-scores" if (r == "classic" and "other-scores" in vs) else r
+    if name not in _DEFAULTS:
+        text = resources.files("barbu_dd").joinpath(f"scales/{name}.toml").read_text("utf-8")
+        _DEFAULTS[name] = _parse_scale(tomllib.loads(text), f"{name}.toml")
+    return _DEFAULTS[name]
+
+
+def shipped_scale_path(name: str) -> str:
+    """The path of a shipped scale file (``classic``, ``french``, ``other-scores``, ``bridge``)."""
+    return str(resources.files("barbu_dd").joinpath(f"scales/{name}.toml"))
+
+
+# -- games ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Game:
+    """A contract resolved in a rule set, with variants and scale: everything a solver reads."""
+
+    contract: Contract
+    rules: str
+    variants: frozenset[str]
+    scoring: ContractScale
+    trump: Suit | None = None
+    start: Rank | None = None
+    heart_lead: bool = False
+    king_duty: bool = False
+    trump_duties: bool = False
+
+    @property
+    def kind(self) -> Kind:
+        """``'tricks'``, ``'dominoes'`` or ``'ravage'``."""
+        return self.contract.kind
+
+    @property
+    def card_points(self) -> tuple[int, ...]:
+        """Points for winning each card (64 entries)."""
+        return self.scoring.card_points
+
+    @property
+    def trick_points(self) -> tuple[int, ...]:
+        """Points for winning trick number ``i + 1`` (per-trick points included)."""
+        return self.scoring.trick_points
+
+    @property
+    def places(self) -> tuple[int, int, int, int]:
+        """Points for going out 1st, 2nd, 3rd, 4th (Dominoes, Réussite)."""
+        return self.scoring.places
+
+    @property
+    def low_aces(self) -> bool:
+        """Dominoes runs Ace ... King."""
+        return "low-aces" in self.variants
+
+    @property
+    def ace_replays(self) -> bool:
+        """A player who plays an Ace in Dominoes plays again."""
+        return "ace-replays" in self.variants
+
+    @property
+    def total(self) -> int:
+        """What the contract hands out in one full deal."""
+        if self.kind == "dominoes":
+            return sum(self.places)
+        if self.kind == "ravage":
+            return self.scoring.penalty
+        return self.scoring.trick_total()
+
+    def describe(self) -> str:
+        """A short human name: ``'Trumps (♥)'``, ``'Dominoes from the 9'``."""
+        t = self.contract.title
+        if self.trump is not None:
+            t += f" ({'♠♥♦♣'[self.trump]})"
+        if self.start is not None:
+            t += f" from the {RANK_CHARS[self.start]}"
+        if self.contract.name == "tricks":
+            t += f" ({'NT' if self.trump is None else 'SHDC'[self.trump]})"
+        return t
+
+
+def make_game(
+    contract: str | Contract,
+    *,
+    rules: str = "classic",
+    variants: Iterable[str] = (),
+    scale: Scale | str | Path | None = None,
+    trump: Suit | int | str | None = None,
+    start: Rank | int | str | None = None,
+) -> Game:
+    """Resolve a contract into a :class:`Game`.
+
+    In the ``bridge`` rule set the trump may be ``'NT'`` (none); Trumps needs a suit;
+    Dominoes takes a starting rank (Réussite always starts from the Jacks).
+
+    :raises ParseError: for an unknown contract, rule set, variant or suit, a Trumps
+        contract without a suit, or a scale without this contract.
+
+    >>> make_game("trumps", trump="h").describe()
+    'Trumps (♥)'
+    """
+    r = _rules(rules)
+    c = contract if isinstance(contract, Contract) else find_contract(contract, r)
+    if r not in c.rule_sets:
+        raise ParseError(f"contract {c.name!r} is not played in the {r} rule set")
+    vs = parse_variants(variants)
+    if scale is None:
+        sc = default_scale(r, vs)
+    elif isinstance(scale, Scale):
+        sc = scale
+    else:
+        sc = load_scale(scale)
+    if c.name not in sc.contracts:
+        sc = Scale(sc.name, sc.rules, {**default_scale(r, vs).contracts, **sc.contracts})
+    scoring = sc.of(c.name)
+    tr: Suit | None = None
+    if trump is not None and not (isinstance(trump, str) and normalize_name(trump) in ("nt", "n", "none", "")):
+        tr = trump if isinstance(trump, Suit) else (parse_suit(trump) if isinstance(trump, str) else Suit(trump))
+    if c.needs_trump and tr is None:
+        raise ParseError(f"contract {c.name!r} needs a trump suit (--trump S|H|D|C)")
+    if tr is not None and c.name not in ("trumps", "tricks"):
+        raise ParseError(f"contract {c.name!r} has no trump suit")
+    st: Rank | None = None
+    if c.kind == "dominoes":
+        if c.name == "reussite":
+            if start is not None and Rank(_rank(start)) != Rank.J:
+                raise ParseError("the Réussite always starts from the Jacks")
+            st = Rank.J
+        else:
+            st = Rank.J if start is None else _rank(start)
+    elif start is not None:
+        raise ParseError(f"contract {c.name!r} has no starting rank")
+    name = c.name
+    heart_lead = (name in ("no-hearts", "barbu") and r == "classic") or (
+        name in ("no-hearts", "salad") and r == "french"
+    )
+    king_duty = (r == "french" and name in ("barbu", "salad")) or (
+        name == "barbu" and "king-duty" in vs
+    )
+    trump_duties = name == "trumps" and "free-trumping" not in vs
+    return Game(c, r, vs, scoring, tr, st, heart_lead, king_duty, trump_duties)
+
+
+def _rank(value: Rank | int | str) -> Rank:
+    if isinstance(value, str):
+        return parse_rank(value)
+    return Rank(value)
+
+
+_ = (CARD_NAMES, HK)  # re-exported names used in doctests

@@ -1,0 +1,410 @@
+"""The public double-dummy API: :func:`solve`, :func:`card_values` and :class:`Solver`.
+
+The compiled core (:mod:`barbu_dd._core`) stays private behind this module: here
+Python input is converted and checked, the search runs without the GIL, and the
+answers come back as frozen dataclasses.
+
+>>> sol = solve("N:AK... Q2... J3... 54...", "no-queens", declarer="N")
+>>> sol.scores
+(-6, 0, 0, 0)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+from . import _core
+from .cards import Card, Seat, card_name, parse_seat
+from .contracts import Game, Scale, make_game
+from .deal import Deal
+from .errors import InvalidPositionError, ParseError, SolverError
+
+__all__ = [
+    "Score",
+    "Solution",
+    "CardValue",
+    "Solver",
+    "solve",
+    "card_values",
+    "parse_side",
+    "leader_for",
+]
+
+Score = int | float
+DEFAULT_TT_BYTES = 128 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The optimal (1-against-3) score of each seat asked for, or a side's value.
+
+    ``scores[i]`` is ``None`` for a seat that was not asked for (or that is already
+    out in Dominoes).  With a side, ``value`` is the side's summed score.
+    """
+
+    game: Game
+    deal: str
+    leader: Seat
+    scores: tuple[Score | None, Score | None, Score | None, Score | None]
+    side: tuple[Seat, ...] | None = None
+    value: Score | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+
+    def score(self, seat: Seat | int | str) -> Score | None:
+        """The optimal score of one seat."""
+        s = parse_seat(seat) if isinstance(seat, str) else Seat(seat)
+        return self.scores[s]
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict (the CLI's ``--json`` record without board tags)."""
+        g = self.game
+        out: dict[str, object] = {
+            "contract": g.contract.name,
+            "trump": None if g.trump is None else g.trump.name,
+            "start": None if g.start is None else "23456789TJQKA"[g.start],
+            "rules": g.rules,
+            "variants": sorted(g.variants),
+            "deal": self.deal,
+            "leader": self.leader.name,
+        }
+        if self.side is not None:
+            out["side"] = "".join(s.name for s in self.side)
+            out["value"] = self.value
+        else:
+            out["scores"] = {s.name: self.scores[s] for s in Seat}
+        out["nodes"] = self.nodes
+        out["seconds"] = round(self.seconds, 6)
+        return out
+
+
+@dataclass(frozen=True)
+class CardValue:
+    """The value of playing a card (and its equals) for the seat whose view is taken."""
+
+    card: Card
+    equals: tuple[Card, ...] = field(default_factory=tuple)
+    value: Score = 0
+
+    @property
+    def name(self) -> str:
+        """The card's name, ``'SQ'``."""
+        return card_name(self.card)
+
+
+def parse_side(side: str | Iterable[Seat | int | str]) -> tuple[Seat, ...]:
+    """Seats from ``'NS'``, ``'n+s'`` or an iterable of seats.
+
+    :raises ParseError: on an unknown seat or an empty side.
+
+    >>> parse_side("ns")
+    (<Seat.N: 0>, <Seat.S: 2>)
+    """
+    items: Iterable[Seat | int | str]
+    if isinstance(side, str):
+        items = [ch for ch in side if ch not in "+, "]
+    else:
+        items = side
+    seats: set[Seat] = set()
+    for x in items:
+        seats.add(parse_seat(x) if isinstance(x, str) else Seat(x))
+    if not seats:
+        raise ParseError(f"empty side: {side!r}")
+    return tuple(sorted(seats))
+
+
+def leader_for(declarer: Seat | int | str, variants: Iterable[str] = ()) -> Seat:
+    """Who leads the first trick: the declarer, or the dealer's left with *dealer declares*."""
+    d = parse_seat(declarer) if isinstance(declarer, str) else Seat(declarer)
+    return d.left if "dealer-declares" in set(variants) else d
+
+
+def _to_score(v: int, game: Game) -> Score:
+    if game.kind == "ravage":
+        q = Fraction(v, 12)
+        return int(q) if q.denominator == 1 else float(q)
+    return v
+
+
+class Solver:
+    """A reusable solver: its transposition table stays warm across calls.
+
+    ``tt_bytes`` bounds the table (default 128 MiB).
+
+    >>> s = Solver(tt_bytes=1 << 20)
+    >>> s.solve("N:A... 2... 3... 4...", "no-tricks", declarer="N").scores
+    (-2, 0, 0, 0)
+    """
+
+    def __init__(self, tt_bytes: int = DEFAULT_TT_BYTES) -> None:
+        try:
+            self._core = _core.Solver(tt_bytes)
+        except MemoryError:
+            raise SolverError(f"out of memory for a {tt_bytes}-byte table") from None
+
+    @property
+    def tt_bytes(self) -> int:
+        """The memory of the transposition table."""
+        return int(self._core.tt_bytes)
+
+    def clear(self) -> None:
+        """Forget every stored position."""
+        self._core.clear()
+
+    def _load_game(self, game: Game) -> None:
+        if game.kind == "dominoes":
+            raise SolverError(f"{game.contract.name}: the Dominoes search is not available yet")
+        rid = (
+            game.card_points,
+            game.trick_points,
+            game.trump,
+            game.heart_lead,
+            game.king_duty,
+            game.trump_duties,
+            game.kind,
+            game.scoring.penalty,
+        )
+        self._core.set_rules(
+            list(game.card_points),
+            list(game.trick_points),
+            trump=-1 if game.trump is None else int(game.trump),
+            heart_lead=game.heart_lead,
+            king_duty=game.king_duty,
+            trump_duties=game.trump_duties,
+            ravage=game.kind == "ravage",
+            ravage_penalty=game.scoring.penalty,
+            rules_id=rid,
+        )
+
+    def _position(
+        self, deal: Deal | str, game: Game, declarer: Seat | int | str | None
+    ) -> tuple[Deal, list[int], list[int], Seat]:
+        d = Deal(deal) if isinstance(deal, str) else deal
+        d = d.complete()
+        for s in Seat:
+            if not d.is_known(s):
+                raise InvalidPositionError(f"the hand of {s.name} is unknown: the solver needs all four")
+        if d.trick:
+            if d.leader is None:
+                raise InvalidPositionError("a trick is in progress but its leader is not set")
+            leader = d.leader
+        elif declarer is not None:
+            leader = leader_for(declarer, game.variants)
+        elif d.leader is not None:
+            leader = d.leader
+        else:
+            raise InvalidPositionError("no declarer given (and the position has no leader)")
+        d.leader = leader
+        d.validate(equal=True)
+        if d.trick:
+            for c in d.trick:
+                if not 0 <= c < 64 or (c & 15) > 12:
+                    raise InvalidPositionError(f"invalid card in the trick: {c!r}")
+            self._check_trick_legal(d, game)
+        return d, list(d.masks), list(d.trick), leader
+
+    def _check_trick_legal(self, d: Deal, game: Game) -> None:
+        # Replay the trick in progress on the core's rules: a card that could not have
+        # been played (a revoke) makes the position impossible.
+        leader = d.leader
+        assert leader is not None
+        hands = list(d.masks)
+        for i in reversed(range(len(d.trick))):
+            hands[(leader + i) & 3] |= 1 << d.trick[i]
+        for i, c in enumerate(d.trick):
+            legal = self._core.legal(hands, d.trick[:i], int(leader))
+            if not legal >> c & 1:
+                seat = Seat((leader + i) & 3)
+                raise InvalidPositionError(
+                    f"{seat.name} could not have played {card_name(c)} to the current trick"
+                )
+            hands[(leader + i) & 3] &= ~(1 << c)
+
+    def solve(
+        self,
+        deal: Deal | str,
+        contract: str | Game,
+        *,
+        trump: str | int | None = None,
+        start: str | int | None = None,
+        declarer: Seat | int | str | None = None,
+        seats: str | Iterable[Seat | int | str] | None = None,
+        side: str | Iterable[Seat | int | str] | None = None,
+        rules: str = "classic",
+        variants: Iterable[str] = (),
+        scale: Scale | str | Path | None = None,
+    ) -> Solution:
+        """Solve a position; see :func:`solve`."""
+        game = (
+            contract
+            if isinstance(contract, Game)
+            else make_game(contract, rules=rules, variants=variants, scale=scale, trump=trump, start=start)
+        )
+        self._load_game(game)
+        d, hands, trick, leader = self._position(deal, game, declarer)
+        t0 = time.perf_counter()
+        nodes = 0
+        scores: list[Score | None] = [None, None, None, None]
+        side_seats: tuple[Seat, ...] | None = None
+        value: Score | None = None
+        if side is not None:
+            side_seats = parse_side(side)
+            mask = sum(1 << s for s in side_seats)
+            v, n, _ = self._core.value(hands, trick, int(leader), mask)
+            nodes += n
+            value = _to_score(v, game)
+        else:
+            wanted = tuple(Seat) if seats is None else parse_side(seats)
+            for s in wanted:
+                v, n, _ = self._core.value(hands, trick, int(leader), 1 << s)
+                nodes += n
+                scores[s] = _to_score(v, game)
+        secs = time.perf_counter() - t0
+        return Solution(
+            game,
+            d.to_pbn(),
+            leader,
+            (scores[0], scores[1], scores[2], scores[3]),
+            side_seats,
+            value,
+            nodes,
+            secs,
+        )
+
+    def card_values(
+        self,
+        deal: Deal | str,
+        contract: str | Game,
+        *,
+        seat: Seat | int | str | None = None,
+        side: str | Iterable[Seat | int | str] | None = None,
+        trump: str | int | None = None,
+        start: str | int | None = None,
+        declarer: Seat | int | str | None = None,
+        rules: str = "classic",
+        variants: Iterable[str] = (),
+        scale: Scale | str | Path | None = None,
+    ) -> list[CardValue]:
+        """The value of every legal card of the seat to move; see :func:`card_values`."""
+        game = (
+            contract
+            if isinstance(contract, Game)
+            else make_game(contract, rules=rules, variants=variants, scale=scale, trump=trump, start=start)
+        )
+        self._load_game(game)
+        d, hands, trick, leader = self._position(deal, game, declarer)
+        mover = Seat((leader + len(trick)) & 3)
+        if side is not None:
+            view = parse_side(side)
+        elif seat is not None:
+            view = (parse_seat(seat) if isinstance(seat, str) else Seat(seat),)
+        else:
+            view = (mover,)
+        mask = sum(1 << s for s in view)
+        out: list[CardValue] = []
+        for group in self._core.groups(hands, trick, int(leader)):
+            c = group[0]
+            v = self._value_after(d, game, c, mask)
+            score = _to_score(v, game)
+            out.append(CardValue(c, tuple(group[1:]), score))
+        return out
+
+    def _value_after(self, d: Deal, game: Game, card: Card, mask: int) -> int:
+        """The side's value after ``card``, the points of a trick it completes included."""
+        assert d.leader is not None
+        v, _ = self._core.value_after(list(d.masks), list(d.trick), int(d.leader), mask, card)
+        return int(v)
+
+
+_default: Solver | None = None
+
+
+def _solver() -> Solver:
+    global _default
+    if _default is None:
+        _default = Solver()
+    return _default
+
+
+def solve(
+    deal: Deal | str,
+    contract: str | Game,
+    *,
+    trump: str | int | None = None,
+    start: str | int | None = None,
+    declarer: Seat | int | str | None = None,
+    seats: str | Iterable[Seat | int | str] | None = None,
+    side: str | Iterable[Seat | int | str] | None = None,
+    rules: str = "classic",
+    variants: Iterable[str] = (),
+    scale: Scale | str | Path | None = None,
+) -> Solution:
+    """The optimal score of each seat (SPEC §5), or with ``side`` the side's value.
+
+    ``deal`` is a :class:`Deal` or a PBN deal string (a full deal or an ending; a
+    trick may be in progress, with ``deal.leader`` set).  Without a trick in
+    progress the declarer leads (``declarer`` gives it; with the *dealer declares*
+    variant the declarer's left leads).  ``seats`` limits the seats solved.
+
+    :raises ParseError: for an unknown contract, rule set, variant, seat or trump.
+    :raises InvalidPositionError: for an impossible position.
+    :raises SolverError: if the core fails.
+
+    >>> solve("N:A.2.. K.3.. Q.4.. J.5..", "tricks", rules="bridge", side="NS", declarer="N").value
+    1
+    """
+    return _solver().solve(
+        deal,
+        contract,
+        trump=trump,
+        start=start,
+        declarer=declarer,
+        seats=seats,
+        side=side,
+        rules=rules,
+        variants=variants,
+        scale=scale,
+    )
+
+
+def card_values(
+    deal: Deal | str,
+    contract: str | Game,
+    *,
+    seat: Seat | int | str | None = None,
+    side: str | Iterable[Seat | int | str] | None = None,
+    trump: str | int | None = None,
+    start: str | int | None = None,
+    declarer: Seat | int | str | None = None,
+    rules: str = "classic",
+    variants: Iterable[str] = (),
+    scale: Scale | str | Path | None = None,
+) -> list[CardValue]:
+    """The value of every legal card of the seat to move (equal cards grouped, as DDS).
+
+    A card's value is the score the viewing seat (the mover by default, or
+    ``seat``/``side``) can guarantee after that card is played.
+
+    :raises ParseError: for bad names.
+    :raises InvalidPositionError: for an impossible position.
+
+    >>> [(v.name, v.value) for v in card_values("N:AK... Q2... J3... 54...", "no-queens", declarer="N")]
+    [('SA', -6)]
+    """
+    return _solver().card_values(
+        deal,
+        contract,
+        seat=seat,
+        side=side,
+        trump=trump,
+        start=start,
+        declarer=declarer,
+        rules=rules,
+        variants=variants,
+        scale=scale,
+    )
+
