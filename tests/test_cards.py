@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from barbu_dd import cards
 from barbu_dd.cards import (
     ALL_CARDS,
-    BB_ALL,
     BB_AH,
+    BB_ALL,
     BB_CLUBS,
     BB_HEARTS,
     BB_KH,
@@ -96,7 +96,14 @@ class TestSuitRank:
 
     @pytest.mark.parametrize(
         ("text", "rank"),
-        [("2", Rank.R2), ("t", Rank.T), ("T", Rank.T), ("10", Rank.T), ("a", Rank.A), ("q", Rank.Q)],
+        [
+            ("2", Rank.R2),
+            ("t", Rank.T),
+            ("T", Rank.T),
+            ("10", Rank.T),
+            ("a", Rank.A),
+            ("q", Rank.Q),
+        ],
     )
     def test_parse_rank(self, text: str, rank: Rank) -> None:
         assert parse_rank(text) == rank

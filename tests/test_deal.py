@@ -107,7 +107,7 @@ class TestPlay:
         d = Deal(SMALL, leader=Seat.N)
         assert d.to_move == Seat.N
         assert d.play(c("SA")) is None
-        assert d.to_move == Seat.E
+        assert str(d.to_move) == "E"
         d.play(c("S2"))
         d.play(c("SQ"))
         t = d.play(c("SJ"))

@@ -39,7 +39,9 @@ def random_full_deal(rng: random.Random) -> Deal:
     return Deal([sum(1 << c for c in cards[13 * i : 13 * i + 13]) for i in range(4)])
 
 
-def random_play(deal: Deal, leader: Seat, rng: random.Random, n: int, trump: int | None) -> list[str]:
+def random_play(
+    deal: Deal, leader: Seat, rng: random.Random, n: int, trump: int | None
+) -> list[str]:
     """``n`` random cards that follow suit when able, from ``leader``."""
     d = deal.copy()
     d.leader = leader
@@ -56,8 +58,8 @@ def random_play(deal: Deal, leader: Seat, rng: random.Random, n: int, trump: int
     return out
 
 
-def one(text: str, **kw: str) -> Board:
-    (b,) = parse_pbn(text, **kw)  # type: ignore[arg-type]
+def one(text: str, name: str = "<string>") -> Board:
+    (b,) = parse_pbn(text, name=name)
     return b
 
 
@@ -94,18 +96,25 @@ class TestRead:
             '[Scoring "barbu"]\n'
         )
         assert list(b.tags) == [
-            "Event", "Site", "Board", "Dealer", "Vulnerable", "Deal", "MyTag", "Scoring"
+            "Event",
+            "Site",
+            "Board",
+            "Dealer",
+            "Vulnerable",
+            "Deal",
+            "MyTag",
+            "Scoring",
         ]
         assert b.tags["MyTag"] == "kept"
         assert b.number == 4 and b.dealer == Seat.W and b.label == "board 4"
 
     def test_several_boards_and_separators(self) -> None:
         text = (
-            '% a comment line\n'
+            "% a comment line\n"
             '[Board "1"] [Dealer "N"] [Deal "N:A... K... Q... J..."]\n'
             '[Board "2"]\n[Dealer "E"]\n[Deal "N:K... A... Q... J..."]\n'
             '[Event "x"]\n[Deal "N:Q... K... A... J..."]\n'
-            '\n\n\n'
+            "\n\n\n"
             '[Board "4"]\n[Deal "N:J... K... Q... A..."]'
         )
         boards = parse_pbn(text)
@@ -116,7 +125,7 @@ class TestRead:
 
     def test_comments(self) -> None:
         text = (
-            "{a comment\n\nover lines, with a blank one and [Board \"9\"]}\n"
+            '{a comment\n\nover lines, with a blank one and [Board "9"]}\n'
             '[Board "1"] ; trailing comment [Board "8"]\n'
             '{inline} [Dealer "S"] {another}\n'
             '%[Dealer "N"]\n'
@@ -195,7 +204,7 @@ class TestRead:
         with open(EXAMPLES / "deals.pbn") as f:
             assert next(read_pbn(f)).source == f.name
         assert next(read_pbn(io.StringIO(text), name="x.pbn")).location == "x.pbn, board 1"
-        assert list(read_pbn(io.BytesIO(text.encode()))) == from_path  # type: ignore[arg-type]
+        assert list(read_pbn(io.BytesIO(text.encode()))) == from_path  # type: ignore[call-overload]
 
     def test_encodings(self, tmp_path: Path) -> None:
         p = tmp_path / "latin.pbn"
@@ -215,7 +224,7 @@ class TestRead:
                 consumed.append(n)
                 yield f'[Board "{n}"]\n[Deal "N:A... K... Q... J..."]\n'
 
-        it = read_pbn(lines())  # type: ignore[arg-type]
+        it = read_pbn(lines())  # type: ignore[call-overload]
         assert next(it).number == 1
         assert next(it).number == 2
         assert len(consumed) <= 3
@@ -238,17 +247,35 @@ class TestErrors:
     @pytest.mark.parametrize(
         ("bad", "message"),
         [
-            ('[Deal "N:AKX.2.3.4 - - -"]', r"deals\.pbn, board 3: invalid card in hand 'AKX\.2\.3\.4': S'X'"),
+            (
+                '[Deal "N:AKX.2.3.4 - - -"]',
+                r"deals\.pbn, board 3: invalid card in hand 'AKX\.2\.3\.4': S'X'",
+            ),
             ('[Deal "N:AK.2.3 - - -"]', r"deals\.pbn, board 3: invalid hand: 'AK\.2\.3'"),
             ('[Deal "N:A... - -"]', r"deals\.pbn, board 3: invalid deal: 'N:A\.\.\. - -'"),
             ('[Deal "X:A... - - -"]', r"deals\.pbn, board 3: invalid seat: 'X'"),
-            ('[Deal "N:A... K..."', r"deals\.pbn, board 3: malformed tag: '\[Deal \"N:A\.\.\. K\.\.\.\"'"),
-            ('[Deal N:A... - - -]', r"deals\.pbn, board 3: malformed tag: '\[Deal N:A"),
-            ('[Dealer "X"]\n[Deal "N:A... - - -"]', r"deals\.pbn, board 3: invalid Dealer tag: 'X'"),
-            ('[Deal "N:A... - - -"] junk', r"deals\.pbn, board 3: unexpected text after tag Deal: 'junk'"),
-            ('[Site "a"]\n[Site "b"]\n[Deal "N:A... - - -"]', r"deals\.pbn, board 3: duplicate tag 'Site'"),
+            (
+                '[Deal "N:A... K..."',
+                r"deals\.pbn, board 3: malformed tag: '\[Deal \"N:A\.\.\. K\.\.\.\"'",
+            ),
+            ("[Deal N:A... - - -]", r"deals\.pbn, board 3: malformed tag: '\[Deal N:A"),
+            (
+                '[Dealer "X"]\n[Deal "N:A... - - -"]',
+                r"deals\.pbn, board 3: invalid Dealer tag: 'X'",
+            ),
+            (
+                '[Deal "N:A... - - -"] junk',
+                r"deals\.pbn, board 3: unexpected text after tag Deal: 'junk'",
+            ),
+            (
+                '[Site "a"]\n[Site "b"]\n[Deal "N:A... - - -"]',
+                r"deals\.pbn, board 3: duplicate tag 'Site'",
+            ),
             ('[Site "x"]', r"deals\.pbn, board 3: no Deal tag"),
-            ('[Deal "N:A... - - -"]\n{open comment', r"deals\.pbn, board 3: unterminated \{ comment starting at line 11"),
+            (
+                '[Deal "N:A... - - -"]\n{open comment',
+                r"deals\.pbn, board 3: unterminated \{ comment starting at line 11",
+            ),
         ],
     )
     def test_board_errors(self, bad: str, message: str) -> None:
@@ -259,9 +286,13 @@ class TestErrors:
             next(it)
 
     def test_card_dealt_twice(self) -> None:
-        with pytest.raises(InvalidPositionError, match=r"deals\.pbn, board 3: card SA is dealt twice"):
+        with pytest.raises(
+            InvalidPositionError, match=r"deals\.pbn, board 3: card SA is dealt twice"
+        ):
             list(parse_pbn_lazy(_three('[Deal "N:A... A... - -"]')))
-        with pytest.raises(InvalidPositionError, match=r"board 3: duplicate card in hand 'AA\.\.\.': SA"):
+        with pytest.raises(
+            InvalidPositionError, match=r"board 3: duplicate card in hand 'AA\.\.\.': SA"
+        ):
             list(parse_pbn_lazy(_three('[Deal "N:AA... - - -"]')))
 
     def test_error_before_the_board_tag_still_names_the_board(self) -> None:
@@ -269,16 +300,22 @@ class TestErrors:
             parse_pbn('oops\n[Board "5"]\n[Deal "N:A... - - -"]\n')
 
     def test_board_without_number_is_named_by_line(self) -> None:
-        with pytest.raises(ParseError, match=r"^f\.pbn, board at line 3: invalid card in hand 'Z\.\.\.': S'Z'"):
+        with pytest.raises(
+            ParseError, match=r"^f\.pbn, board at line 3: invalid card in hand 'Z\.\.\.': S'Z'"
+        ):
             parse_pbn('% x\n\n[Deal "N:Z... - - -"]', name="f.pbn")
 
     def test_hash_without_previous(self) -> None:
-        with pytest.raises(ParseError, match=r"board 1: tag Dealer is '#' but the previous board has no Dealer tag"):
+        with pytest.raises(
+            ParseError, match=r"board 1: tag Dealer is '#' but the previous board has no Dealer tag"
+        ):
             parse_pbn('[Board "1"]\n[Dealer "#"]\n[Deal "N:A... - - -"]')
 
     def test_unterminated_comment_outside_a_board(self) -> None:
         text = '[Deal "N:A... - - -"]\n\n{ never closed\n'
-        with pytest.raises(ParseError, match=r"<string>, line 3: unterminated \{ comment starting at line 3"):
+        with pytest.raises(
+            ParseError, match=r"<string>, line 3: unterminated \{ comment starting at line 3"
+        ):
             parse_pbn(text)
         good, bad = parse_pbn(text, errors="yield")
         assert isinstance(good, Board)
@@ -291,8 +328,12 @@ class TestErrors:
             list(read_pbn(tmp_path))  # a directory
 
     def test_bad_utf8_in_a_text_stream(self) -> None:
-        raw = io.TextIOWrapper(io.BytesIO(b'[Deal "N:A... - - -"]\n[Event "\xff"]\n'), encoding="utf-8")
-        with pytest.raises(ParseError, match=r"<stream>: not valid text after line \d+ \(invalid start byte"):
+        raw = io.TextIOWrapper(
+            io.BytesIO(b'[Deal "N:A... - - -"]\n[Event "\xff"]\n'), encoding="utf-8"
+        )
+        with pytest.raises(
+            ParseError, match=r"<stream>: not valid text after line \d+ \(invalid start byte"
+        ):
             list(read_pbn(raw))
 
 
@@ -391,7 +432,11 @@ class TestPlay:
     def test_columns_to_play_order(self) -> None:
         b = one(PLAYED)
         assert b.play_first == Seat.E
-        assert b.play_section == [["SK", "SQ", "SJ", "SA"], ["S3", "S4", "S5", "S2"], ["HQ", "HJ", "HA", "HK"]]
+        assert b.play_section == [
+            ["SK", "SQ", "SJ", "SA"],
+            ["S3", "S4", "S5", "S2"],
+            ["HQ", "HJ", "HA", "HK"],
+        ]
         # trick 1: E SK, S SQ, W SJ, N SA -> N wins and leads S2; then E S3, S S4, W S5 win
         assert b.play == ["SK", "SQ", "SJ", "SA", "S2", "S3", "S4", "S5", "HA", "HK", "HQ", "HJ"]
         assert play_sequence(b) == b.play
@@ -402,7 +447,9 @@ class TestPlay:
 SA SK S2 H3
 H2 D3 HA HK
 """
-        text = text.replace('[Deal "N:A.2.. K.3.. 2.A.. 3.K.."]', '[Deal "N:A.2.. K..3. 2.A.. .K3.."]')
+        text = text.replace(
+            '[Deal "N:A.2.. K.3.. 2.A.. 3.K.."]', '[Deal "N:A.2.. K..3. 2.A.. .K3.."]'
+        )
         b = one(text)
         # no trump: N SA wins trick 1, N leads H2
         assert play_sequence(b) == ["SA", "SK", "S2", "H3", "H2", "D3", "HA", "HK"]
@@ -453,8 +500,14 @@ H2 D3 HA HK
         ("section", "message"),
         [
             ("SK SQ SJ SX", r"board 2: invalid card in the Play section: 'SX'"),
-            ("SK SQ SJ SA S2", r"board 2: trick 1 of the Play section has 5 cards: 'SK SQ SJ SA S2'"),
-            ("SK SQ SJ\nS3 S4 S5 S2", r"board 2: trick 1 of the Play section has only 3 cards: 'SK SQ SJ'"),
+            (
+                "SK SQ SJ SA S2",
+                r"board 2: trick 1 of the Play section has 5 cards: 'SK SQ SJ SA S2'",
+            ),
+            (
+                "SK SQ SJ\nS3 S4 S5 S2",
+                r"board 2: trick 1 of the Play section has only 3 cards: 'SK SQ SJ'",
+            ),
             ("SK SQ SJ SA *\nS3", r"board 2: text after '\*' in the Play section: 'S3'"),
             ("SK SQ SJ SA\nSK S4 S5 S2", r"board 2: Play section, trick 2: SK is played twice"),
             ("SA SQ SJ SK", r"board 2: Play section, trick 1: E does not hold SA"),
@@ -468,15 +521,22 @@ H2 D3 HA HK
     def test_play_tag_errors(self) -> None:
         with pytest.raises(ParseError, match=r"board 2: invalid Play tag: 'X'"):
             parse_pbn('[Board "2"]\n[Deal "N:A... K... Q... J..."]\n[Play "X"]\nSA SK SQ SJ\n')
-        with pytest.raises(ParseError, match=r"board 2: Play section without the seat of its first column"):
+        with pytest.raises(
+            ParseError, match=r"board 2: Play section without the seat of its first column"
+        ):
             parse_pbn('[Board "2"]\n[Deal "N:A... K... Q... J..."]\n[Play "?"]\nSA SK SQ SJ\n')
 
     def test_card_after_a_missing_card(self) -> None:
         # columns from N; the W lead of trick 2 comes before N's missing card
-        b = one('[Board "8"]\n[Deal "N:A2... K3... Q4... J5..."]\n[Play "N"]\nS2 S3 S4 SJ\n- - - S5\n')
+        b = one(
+            '[Board "8"]\n[Deal "N:A2... K3... Q4... J5..."]\n[Play "N"]\nS2 S3 S4 SJ\n- - - S5\n'
+        )
         assert b.play_section is not None
         b.play_section[1] = ["-", "SK", "-", "S5"]
-        with pytest.raises(ParseError, match=r"board 8: Play section, trick 2: E plays SK after the missing card of N"):
+        with pytest.raises(
+            ParseError,
+            match=r"board 8: Play section, trick 2: E plays SK after the missing card of N",
+        ):
             play_sequence(b)
         with pytest.raises(ParseError, match="invalid suit"):
             play_sequence(b, "X")
@@ -486,7 +546,7 @@ H2 D3 HA HK
         seq = ["SK", "SQ", "SJ", "SA", "S2", "S3", "S4", "S5", "HA", "HK", "HQ", "HJ"]
         b.set_play(seq, b.first_leader())
         assert b.play == seq and b.tags["Play"] == "E"
-        assert b == one(PLAYED.replace('[Deal', '[Board "1"]\n[Dealer "N"]\n[Deal'))
+        assert b == one(PLAYED.replace("[Deal", '[Board "1"]\n[Dealer "N"]\n[Deal'))
         assert play_section_from_sequence([parse_card(x) for x in seq[:5]], "E") == [
             ["SK", "SQ", "SJ", "SA"],
             ["-", "-", "-", "S2"],
@@ -596,7 +656,7 @@ tag_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,11}", fullmatch=True).filter(
     lambda n: n not in _RESERVED and not n.endswith("Table") and n != "Auction"
 )
 tag_values = st.text(
-    st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=20
+    st.characters(blacklist_categories=["Cs"], blacklist_characters="\r\n"), max_size=20
 ).filter(lambda v: v != "#")
 
 
@@ -628,7 +688,13 @@ def boards(draw: st.DrawFn) -> Board:
     if draw(st.booleans()):
         b.tags["Auction"] = "N"
         b.sections["Auction"] = draw(
-            st.lists(st.from_regex(r"[A-Za-z0-9=$!?*-]{1,4}( [A-Za-z0-9=$*-]{1,4}){0,3}", fullmatch=True), min_size=1, max_size=3)
+            st.lists(
+                st.from_regex(
+                    r"[A-Za-z0-9=$!?*-]{1,4}( [A-Za-z0-9=$*-]{1,4}){0,3}", fullmatch=True
+                ),
+                min_size=1,
+                max_size=3,
+            )
         )
     return b
 

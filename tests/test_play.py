@@ -19,7 +19,7 @@ from barbu_dd.cards import (
     iter_cards,
     parse_card,
 )
-from barbu_dd.contracts import ContractScale, make_game
+from barbu_dd.contracts import ContractScale, Game, make_game
 from barbu_dd.deal import Deal, Trick
 from barbu_dd.errors import IllegalPlayError, InvalidPositionError
 from barbu_dd.play import (
@@ -385,9 +385,9 @@ class TestTrickNumbers:
         assert trick_number(d) == 12
 
 
-def play_out_in_place(d: Deal, g: object, cards: list[str]) -> None:
+def play_out_in_place(d: Deal, g: Game, cards: list[str]) -> None:
     for c in cards:
-        play_card(d, g, c)  # type: ignore[arg-type]
+        play_card(d, g, c)
 
 
 def random_full(seed: int) -> Deal:
@@ -401,14 +401,14 @@ def random_full(seed: int) -> Deal:
     return Deal(hands, leader=Seat(rng.randrange(4)))
 
 
-def random_playout(d: Deal, g: object, rng: random.Random) -> list[int]:
+def random_playout(d: Deal, g: Game, rng: random.Random) -> list[int]:
     d = d.copy()
     seq = []
     while any(d.masks) or d.trick:
-        legal = legal_cards(d, g)  # type: ignore[arg-type]
+        legal = legal_cards(d, g)
         assert legal, "a seat to move always has a legal card"
         c = rng.choice(legal)
-        play_card(d, g, c)  # type: ignore[arg-type]
+        play_card(d, g, c)
         seq.append(c)
     return seq
 
@@ -781,3 +781,84 @@ def test_legal_mask_matches_legal_cards() -> None:
     g = make_game("salad", rules="french")
     d = deal("N:A.2.. .K.2. 2.3.. 3.4..", "N", "SA")
     assert list_cards(legal_mask(d, g)) == legal_cards(d, g)
+
+
+# -- the engine against the rules written out again, on many random positions ---------
+
+
+def spec_allows(hand: list[int], trick: list[int], card: int, g: Game) -> bool:
+    """SPEC §2, sentence by sentence, on lists of cards (a second, independent reading)."""
+
+    def suit(c: int) -> int:
+        return c >> 4
+
+    hk = C("HK")
+    if card not in hand:
+        return False
+    if not trick:
+        if g.heart_lead and suit(card) == Suit.H:
+            return all(suit(c) == Suit.H for c in hand)
+        return True
+    led = suit(trick[0])
+    following = [c for c in hand if suit(c) == led]
+    if following:
+        if suit(card) != led:
+            return False
+        if g.king_duty and led == Suit.H and hk in hand:
+            return card == hk
+        if g.trump_duties and led == g.trump:
+            best = max(c for c in trick if suit(c) == g.trump)
+            higher = [c for c in following if c > best]
+            return card in higher if higher else True
+        return True
+    if g.king_duty and hk in hand:
+        return card == hk
+    if g.trump_duties and g.trump is not None:
+        trumps = [c for c in hand if suit(c) == g.trump]
+        if trumps:
+            in_trick = [c for c in trick if suit(c) == g.trump]
+            if not in_trick:
+                return suit(card) == g.trump
+            higher = [c for c in trumps if c > max(in_trick)]
+            if higher:
+                return card in higher
+    return True
+
+
+@pytest.mark.parametrize(
+    ("contract", "rules", "trump", "variants"),
+    [
+        ("no-hearts", "classic", None, []),
+        ("barbu", "classic", None, ["king-duty"]),
+        ("barbu", "french", None, []),
+        ("salad", "french", None, []),
+        ("trumps", "classic", "S", []),
+        ("trumps", "classic", "H", ["free-trumping"]),
+        ("no-queens", "classic", None, []),
+    ],
+)
+def test_engine_agrees_with_the_rules_text(
+    contract: str, rules: str, trump: str | None, variants: list[str]
+) -> None:
+    g = make_game(contract, rules=rules, trump=trump, variants=variants)
+    rng = random.Random(f"{contract}/{rules}/{trump}/{variants}")
+    checked = refused = 0
+    for _ in range(12):
+        d = random_full(rng.randrange(10**6))
+        while any(d.masks):
+            seat = d.to_move
+            hand = list(iter_cards(d.masks[seat]))
+            legal = legal_cards(d, g)
+            assert legal
+            for c in hand:
+                ok = spec_allows(hand, list(d.trick), c, g)
+                assert (c in legal) == ok, (str(d), d.trick, card_name(c))
+                if ok:
+                    check_card(d, g, c)
+                else:
+                    refused += 1
+                    with pytest.raises(IllegalPlayError, match=rf"^trick \d+: {seat.name} "):
+                        check_card(d, g, c)
+                checked += 1
+            play_card(d, g, rng.choice(legal))
+    assert checked > 300 and refused > 30

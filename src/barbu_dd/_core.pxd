@@ -45,4 +45,5 @@ cdef struct TTEntry:
     int32_t lb                # lower bound of the future value
     int32_t ub                # upper bound of the future value
     uint32_t gen              # generation; entries of older generations are empty
-    uint32_t depth            # tricks left (replacement priority)
+    uint16_t depth            # tricks left (replacement priority)
+    uint16_t best             # best lead: 16 * suit + index among the suit's cards left, 0xFFFF none

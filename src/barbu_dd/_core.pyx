@@ -19,7 +19,7 @@ Cards are ``16 * suit + rank`` (S H D C, ranks 0..12 for 2..A); a hand is a 64-b
 mask with a 16-bit lane a suit, as in DDS.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcmp, memcpy, memset
 
@@ -60,6 +60,7 @@ cdef struct Ctx:
     uint64_t tt_mask    # number of buckets - 1
     uint32_t gen        # current generation of the table
     Stats st            # counters
+    int64_t hist[4][64] # history heuristic: cut-offs by seat and card
 
 
 # -- small helpers ----------------------------------------------------------------
@@ -263,7 +264,7 @@ cdef inline TTEntry* tt_probe(Ctx* c, const uint64_t* key, uint64_t h) noexcept 
 
 
 cdef inline void tt_store(Ctx* c, const uint64_t* key, uint64_t h, int32_t lb, int32_t ub,
-                          int depth) noexcept nogil:
+                          int depth, uint16_t best) noexcept nogil:
     cdef TTEntry* e = c.tt + (h & c.tt_mask) * TT_WAYS
     cdef TTEntry* victim = NULL
     cdef int w
@@ -273,6 +274,8 @@ cdef inline void tt_store(Ctx* c, const uint64_t* key, uint64_t h, int32_t lb, i
                 e[w].lb = lb
             if ub < e[w].ub:
                 e[w].ub = ub
+            if best != 0xFFFF:
+                e[w].best = best
             return
     for w in range(TT_WAYS):
         if e[w].gen != c.gen:
@@ -285,12 +288,13 @@ cdef inline void tt_store(Ctx* c, const uint64_t* key, uint64_t h, int32_t lb, i
     victim.ub = ub
     victim.gen = c.gen
     victim.depth = depth
+    victim.best = best
     c.st.tt_stores += 1
 
 
 # -- moves ---------------------------------------------------------------------------
 
-cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
+cdef int gen_moves(Ctx* c, int seat, int* moves, int hint) noexcept nogil:
     """One card for each group of equivalent legal cards, best first."""
     cdef Pos* p = &c.p
     cdef const Rules* r = c.r
@@ -298,8 +302,9 @@ cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
     cdef uint64_t present = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3] | trick_mask(p)
     cdef int n = 0, s, rk, prev, card, i, j, tmp, w_seat, wcard, top_owner, o, tn
     cdef uint32_t L, P
-    cdef int32_t v, gets, score
-    cdef int32_t scores[MAX_MOVES]
+    cdef int32_t v, gets
+    cdef int64_t score
+    cdef int64_t scores[MAX_MOVES]
     cdef int maxi = (p.side >> seat) & 1
     cdef int32_t sofar
     tn = 14 - p.tricks_left
@@ -339,11 +344,14 @@ cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
                 else:
                     w_seat = (p.leader + p.win_idx) & 3
             gets = v if (p.side >> w_seat) & 1 else 0
-            score = (gets if maxi else -gets) * 64
+            score = <int64_t>(gets if maxi else -gets) * (<int64_t>1 << 24)
+            score += (c.hist[seat][card] if c.hist[seat][card] < 65535 else 65535) * 64
             if w_seat == seat:
                 score += 12 - rk
             else:
                 score += rk
+            if card == hint:
+                score = <int64_t>1 << 60
             moves[n] = card
             scores[n] = score
             n += 1
@@ -362,6 +370,44 @@ cdef int gen_moves(Ctx* c, int seat, int* moves) noexcept nogil:
 
 
 # -- the search ----------------------------------------------------------------------
+
+cdef inline uint16_t rel_of_card(const Pos* p, int card) noexcept nogil:
+    """A card as 16 * suit + its index among the suit's cards left (low first)."""
+    cdef uint64_t all4
+    cdef int s
+    if card < 0:
+        return 0xFFFF
+    s = card >> 4
+    all4 = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) >> (16 * s)
+    return <uint16_t>(16 * s + __builtin_popcountll(all4 & ((<uint64_t>1 << (card & 15)) - 1)))
+
+
+cdef inline int card_from_rel(const Pos* p, uint16_t rel) noexcept nogil:
+    """The card of the position at a relative place (see rel_of_card)."""
+    cdef int s = rel >> 4, k = rel & 15, b
+    cdef uint64_t x = ((p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) >> (16 * s)) & SUIT_BITS
+    while x:
+        b = __builtin_ctzll(x)
+        if k == 0:
+            return 16 * s + b
+        k -= 1
+        x &= x - 1
+    return -1
+
+
+cdef int32_t last_trick(Ctx* c) noexcept nogil:
+    """The last trick: every card is forced."""
+    cdef Pos q
+    cdef int i, seat
+    cdef int32_t got = 0
+    memcpy(&q, &c.p, sizeof(Pos))
+    for i in range(q.ntrick, 4):
+        seat = (q.leader + q.ntrick) & 3
+        got = play_card(&q, c.r, seat, __builtin_ctzll(q.hand[seat]))
+    if c.r.ravage:
+        return ravage_final(&q, c.r)
+    return got
+
 
 cdef inline int32_t play_card(Pos* p, const Rules* r, int seat, int card) noexcept nogil:
     """Play ``card`` for ``seat``; when it completes the trick, settle it and return
@@ -406,7 +452,7 @@ cdef int search(Ctx* c, int32_t target) noexcept nogil:
     cdef uint64_t key[6]
     cdef uint64_t h = 0
     cdef TTEntry* e
-    cdef int use_tt = 0, res, seat, n, i, maxi
+    cdef int use_tt = 0, res, seat, n, i, maxi, hint = -1, cut = -1
     cdef int moves[MAX_MOVES]
     cdef Pos saved
     c.st.nodes += 1
@@ -423,7 +469,9 @@ cdef int search(Ctx* c, int32_t target) noexcept nogil:
         return 1
     if hi < target:
         return 0
-    if p.ntrick == 0 and p.tricks_left >= 2:
+    if p.tricks_left == 1:
+        return last_trick(c) >= target
+    if p.ntrick == 0:
         use_tt = 1
         make_key(p, r, key)
         h = hash_key(key)
@@ -439,9 +487,11 @@ cdef int search(Ctx* c, int32_t target) noexcept nogil:
                 lo = e.lb
             if e.ub < hi:
                 hi = e.ub
+            if e.best != 0xFFFF:
+                hint = card_from_rel(p, e.best)
     seat = (p.leader + p.ntrick) & 3
     maxi = (p.side >> seat) & 1
-    n = gen_moves(c, seat, moves)
+    n = gen_moves(c, seat, moves, hint)
     res = 0 if maxi else 1
     memcpy(&saved, p, sizeof(Pos))
     for i in range(n):
@@ -452,12 +502,16 @@ cdef int search(Ctx* c, int32_t target) noexcept nogil:
             res = 0
         memcpy(p, &saved, sizeof(Pos))
         if res == maxi:
+            cut = moves[i]
+            c.hist[seat][cut] += p.tricks_left * p.tricks_left
             break
     if use_tt:
         if res:
-            tt_store(c, key, h, target if target > lo else lo, hi, p.tricks_left)
+            tt_store(c, key, h, target if target > lo else lo, hi, p.tricks_left,
+                     rel_of_card(p, cut))
         else:
-            tt_store(c, key, h, lo, target - 1 if target - 1 < hi else hi, p.tricks_left)
+            tt_store(c, key, h, lo, target - 1 if target - 1 < hi else hi, p.tricks_left,
+                     rel_of_card(p, cut))
     return res
 
 

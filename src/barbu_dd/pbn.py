@@ -30,8 +30,15 @@ Decisions (the PBN 2.1 points that matter here):
 - The value ``#`` copies the tag's value from the previous board (any tag).
 - A board needs a ``Deal`` tag.  The ``Board`` value is a label: a non-numeric one
   is kept, and ``number`` is then ``None``.  ``Dealer`` may be empty or ``?``.
+- The Play section is kept as in the file (rows of seat columns from the ``Play``
+  tag's seat, see :attr:`Board.play_section`): putting it in play order needs each
+  trick's winner, so the trump suit; :func:`play_sequence` does it.  Reading checks
+  what needs no trump: the tokens, 4 cards a trick (the last may be short or end
+  with ``*``), no card twice, each card held by its column's seat.
 - Errors name the file and the board (its number, else the line it starts on),
-  e.g. ``"deals.pbn, board 3: invalid card in hand 'AKX.2.3.4': S'X'"``.
+  e.g. ``"deals.pbn, board 3: invalid card in hand 'AKX.2.3.4': S'X'"``.  A bad
+  board raises (``errors="raise"``, the default) or comes out as a
+  :class:`BadBoard` while reading goes on (``errors="yield"``).
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ from typing import Literal, TextIO, overload
 from .cards import Card, Seat, Suit, card_name, parse_card, parse_seat, parse_suit
 from .contracts import normalize_name, parse_variants
 from .deal import Deal, trick_winner
-from .errors import BarbuError, InvalidPositionError, ParseError
+from .errors import BarbuError, ParseError
 
 __all__ = [
     "Board",
@@ -218,7 +225,8 @@ class BadBoard:
 
     ``reason`` is the full message, file and board included; ``error`` the exception.
 
-    >>> (bad,) = parse_pbn('[Board "3"]\\n[Deal "N:AKX.2.3.4 - - -"]\\n', name="deals.pbn", errors="yield")
+    >>> text = '[Board "3"]\\n[Deal "N:AKX.2.3.4 - - -"]\\n'
+    >>> (bad,) = parse_pbn(text, name="deals.pbn", errors="yield")
     >>> bad.number, bad.line, bad.reason
     (3, 1, "deals.pbn, board 3: invalid card in hand 'AKX.2.3.4': S'X'")
     """
@@ -530,8 +538,11 @@ class _Reader:
             if self.pending is not None:
                 self.pending.fail(msg)
             else:
-                self.emit_error(ParseError(f"{self.source}, line {self.brace_line}: {msg}"),
-                                None, self.brace_line)
+                self.emit_error(
+                    ParseError(f"{self.source}, line {self.brace_line}: {msg}"),
+                    None,
+                    self.brace_line,
+                )
         self.finish()
 
     # -- boards -------------------------------------------------------------------
@@ -639,7 +650,9 @@ def _stream_lines(stream: TextIO | Iterable[str | bytes], name: str) -> Iterator
         yield n, line
 
 
-def _parse(lines: Iterator[tuple[int, str]], source: str, errors: ErrorMode) -> Iterator[Board | BadBoard]:
+def _parse(
+    lines: Iterator[tuple[int, str]], source: str, errors: ErrorMode
+) -> Iterator[Board | BadBoard]:
     reader = _Reader(source, errors)
     for lineno, line in lines:
         reader.feed(lineno, line)
@@ -685,7 +698,8 @@ def read_pbn(
     :raises ValueError: for an ``errors`` mode other than ``"raise"`` or ``"yield"``.
 
     >>> import io
-    >>> f = io.StringIO('[Board "1"]\\n[Deal "N:A... K... Q... J..."]\\n\\n[Board "2"]\\n[Deal "N:A... K... Q... A..."]\\n')
+    >>> f = io.StringIO('[Board "1"]\\n[Deal "N:A... K... Q... J..."]\\n\\n'
+    ...                 '[Board "2"]\\n[Deal "N:A... K... Q... A..."]\\n')
     >>> for b in read_pbn(f, name="t.pbn", errors="yield"):
     ...     print(b.label if isinstance(b, Board) else b.reason)
     board 1
@@ -701,9 +715,7 @@ def read_pbn(
 
 
 @overload
-def parse_pbn(
-    text: str, *, name: str = ..., errors: Literal["raise"] = ...
-) -> list[Board]: ...
+def parse_pbn(text: str, *, name: str = ..., errors: Literal["raise"] = ...) -> list[Board]: ...
 @overload
 def parse_pbn(
     text: str, *, name: str = ..., errors: Literal["yield"]
@@ -845,9 +857,7 @@ def board_to_pbn(board: Board) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_pbn(
-    boards: Iterable[Board], dest: str | Path | TextIO, *, header: bool = True
-) -> int:
+def write_pbn(boards: Iterable[Board], dest: str | Path | TextIO, *, header: bool = True) -> int:
     """Write boards to a PBN file (a path, or an open text stream), a blank line apart.
 
     Returns the number of boards written.  With ``header`` the file starts with
@@ -917,5 +927,3 @@ def make_board(
     out.update((k, v) for k, v in tags.items() if k not in out)
     return Board(out, d, number, seat)
 
-
-_ = InvalidPositionError  # documented in :raises: above

@@ -32,7 +32,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import endplay
+from endplay.config import __version__ as endplay_version
 from endplay.dds import calc_dd_table, solve_board
 from endplay.types import Deal, Denom, Player
 
@@ -46,8 +46,13 @@ RANKS = "AKQJT98765432"  # high to low
 STRAINS = ("S", "H", "D", "C", "NT")
 LEADERS = ("N", "E", "S", "W")
 
-DENOM = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs,
-         "NT": Denom.nt}
+DENOM = {
+    "S": Denom.spades,
+    "H": Denom.hearts,
+    "D": Denom.diamonds,
+    "C": Denom.clubs,
+    "NT": Denom.nt,
+}
 PLAYER = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}
 
 NsTricks = dict[str, list[int]]
@@ -59,11 +64,12 @@ def random_deal(rng: random.Random) -> str:
     rng.shuffle(deck)
     hands: list[str] = []
     for seat in range(4):
-        cards = deck[13 * seat: 13 * (seat + 1)]
-        hands.append(".".join(
-            "".join(RANKS[r] for r in sorted(r for s2, r in cards if s2 == s))
-            for s in range(4)
-        ))
+        cards = deck[13 * seat : 13 * (seat + 1)]
+        hands.append(
+            ".".join(
+                "".join(RANKS[r] for r in sorted(r for s2, r in cards if s2 == s)) for s in range(4)
+            )
+        )
     return "N:" + " ".join(hands)
 
 
@@ -126,8 +132,8 @@ def verify_board(pbn: str, ns: NsTricks) -> None:
 def write_json(path: Path, seed: int, boards: list[tuple[str, NsTricks]]) -> None:
     """Write the JSON reference file (one board per line, deterministic)."""
     header: dict[str, Any] = {
-        "generator": f"tests/data/make_dds_data.py (endplay {endplay.__version__}, "
-                     "DDS CalcDDtable; NS tricks per strain, leaders N,E,S,W)",
+        "generator": f"tests/data/make_dds_data.py (endplay {endplay_version}, "
+        "DDS CalcDDtable; NS tricks per strain, leaders N,E,S,W)",
         "seed": seed,
         "strains": list(STRAINS),
         "leaders": list(LEADERS),
@@ -146,8 +152,9 @@ def write_json(path: Path, seed: int, boards: list[tuple[str, NsTricks]]) -> Non
 
 def write_pbn(path: Path, deals: list[str]) -> None:
     """Write the deals as a minimal PBN file."""
-    blocks = [f'[Board "{i}"]\n[Dealer "N"]\n[Deal "{pbn}"]\n'
-              for i, pbn in enumerate(deals, start=1)]
+    blocks = [
+        f'[Board "{i}"]\n[Dealer "N"]\n[Deal "{pbn}"]\n' for i, pbn in enumerate(deals, start=1)
+    ]
     path.write_text("\n".join(blocks), encoding="utf-8")
 
 
@@ -155,13 +162,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """Command-line options."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="RNG seed (%(default)s)")
-    p.add_argument("--count", type=int, default=DEFAULT_COUNT,
-                   help="number of deals (%(default)s)")
-    p.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                   help="output JSON path; the PBN file gets the same name with .pbn")
-    p.add_argument("--verify", type=int, default=10, metavar="K",
-                   help="cross-check the first K boards with SolveBoard "
-                        "(20 solves each; -1 = all; default %(default)s)")
+    p.add_argument("--count", type=int, default=DEFAULT_COUNT, help="number of deals (%(default)s)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
+        help="output JSON path; the PBN file gets the same name with .pbn",
+    )
+    p.add_argument(
+        "--verify",
+        type=int,
+        default=10,
+        metavar="K",
+        help="cross-check the first K boards with SolveBoard "
+        "(20 solves each; -1 = all; default %(default)s)",
+    )
     return p.parse_args(argv)
 
 
@@ -180,8 +195,10 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     write_json(out, args.seed, boards)
     write_pbn(out.with_suffix(".pbn"), deals)
-    print(f"wrote {len(boards)} boards to {out} and {out.with_suffix('.pbn')} "
-          f"({n_verify} cross-checked with SolveBoard)")
+    print(
+        f"wrote {len(boards)} boards to {out} and {out.with_suffix('.pbn')} "
+        f"({n_verify} cross-checked with SolveBoard)"
+    )
     return 0
 
 

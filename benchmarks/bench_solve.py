@@ -1,0 +1,44 @@
+"""pytest-benchmark: one seat (North, on lead) solved on each of the 50 benchmark deals.
+
+Run with ``pytest benchmarks/bench_solve.py --benchmark-only``.  Each round solves
+the next deal of the set with a cold table, so the statistics (median, max) are
+over deals.  ``benchmarks/report.py`` prints the median and 95th percentile.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from deals import BENCH_DEALS
+
+from barbu_dd.contracts import make_game
+from barbu_dd.solver import Solver
+
+CONTRACTS = [
+    ("no-tricks", "classic", None),
+    ("no-hearts", "classic", None),
+    ("no-queens", "classic", None),
+    ("barbu", "classic", None),
+    ("no-last-two", "classic", None),
+    ("trumps", "classic", "S"),
+    ("salad", "french", None),
+]
+
+
+@pytest.mark.parametrize(("contract", "rules", "trump"), CONTRACTS, ids=[c[0] for c in CONTRACTS])
+def test_solve_one_seat(benchmark, contract: str, rules: str, trump: str | None) -> None:  # type: ignore[no-untyped-def]
+    game = make_game(contract, rules=rules, trump=trump)
+    solver = Solver(tt_bytes=64 << 20)
+    deals = itertools.cycle(BENCH_DEALS)
+    results = []
+
+    def setup():  # type: ignore[no-untyped-def]
+        solver.clear()
+        return (next(deals),), {}
+
+    def run(deal: str) -> None:
+        results.append(solver.solve(deal, game, declarer="N", seats="N").scores[0])
+
+    benchmark.pedantic(run, setup=setup, rounds=len(BENCH_DEALS), iterations=1)
+    assert all(isinstance(v, int) and game.scoring.trick_total() <= v <= max(0, game.total) for v in results)

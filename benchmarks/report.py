@@ -1,0 +1,88 @@
+"""Median and 95th percentile of one-seat solves per contract, and the bridge ratio to DDS.
+
+``python benchmarks/report.py [--deals N] [--contracts barbu,no-queens] [--bridge]``
+solves the benchmark deals (North's score, North on lead, a cold table each) and
+prints median / p95 / max in ms.  With ``--bridge`` it solves the same deals in
+bridge form (side NS, West on lead, notrump) with barbu-dd and with DDS (one
+thread, ``benchmarks/dds_peer.py``) in the same process and prints the ratio of
+the medians.  It also prints the process's peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from deals import BENCH_DEALS  # noqa: E402
+
+from barbu_dd.contracts import make_game  # noqa: E402
+from barbu_dd.solver import Solver  # noqa: E402
+
+CONTRACTS = {
+    "no-tricks": ("classic", None),
+    "no-hearts": ("classic", None),
+    "no-queens": ("classic", None),
+    "barbu": ("classic", None),
+    "no-last-two": ("classic", None),
+    "trumps": ("classic", "S"),
+    "salad": ("french", None),
+    "ravage": ("classic", None),
+}
+
+
+def pct(xs: list[float], q: float) -> float:
+    """The q-quantile (nearest rank) of xs."""
+    s = sorted(xs)
+    return s[min(len(s) - 1, max(0, int(round(q * len(s) + 0.5)) - 1))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--deals", type=int, default=50)
+    ap.add_argument("--contracts", default=",".join(c for c in CONTRACTS if c != "ravage"))
+    ap.add_argument("--bridge", action="store_true")
+    args = ap.parse_args()
+    deals = BENCH_DEALS[: args.deals]
+    solver = Solver(tt_bytes=64 << 20)
+    for name in [c for c in args.contracts.split(",") if c]:
+        rules, trump = CONTRACTS[name]
+        game = make_game(name, rules=rules, trump=trump)
+        times = []
+        for d in deals:
+            solver.clear()
+            t = time.perf_counter()
+            solver.solve(d, game, declarer="N", seats="N")
+            times.append((time.perf_counter() - t) * 1000)
+        print(
+            f"{name:12s} median {statistics.median(times):9.1f} ms  p95 {pct(times, 0.95):9.1f} ms"
+            f"  max {max(times):9.1f} ms  ({len(times)} deals)",
+            flush=True,
+        )
+    if args.bridge:
+        from dds_peer import dds_solve_ns_tricks
+
+        game = make_game("tricks", rules="bridge", trump="NT")
+        mine, theirs = [], []
+        for d in deals:
+            solver.clear()
+            t = time.perf_counter()
+            v = solver.solve(d, game, declarer="W", side="NS").value
+            mine.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            w = dds_solve_ns_tricks(d, "NT", "W")
+            theirs.append(time.perf_counter() - t)
+            assert v == w, (d, v, w)
+        m1, m2 = statistics.median(mine) * 1000, statistics.median(theirs) * 1000
+        print(f"bridge NT, W leads: barbu-dd median {m1:.1f} ms, DDS median {m2:.1f} ms, ratio {m1 / m2:.2f}")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory {peak:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
