@@ -12,6 +12,8 @@ cdef struct Rules:
     int32_t pos_suffix[15]    # sum of positive trick_points from trick i to 13
     uint64_t sym_plane[4][2]  # per suit: two bit planes of the class symbol of each rank
     int sym_mode[4]           # 0: one class in the suit; 1: planes (<= 4 classes); 2: raw mask
+    uint64_t special[4]       # per suit: ranks that always stay relevant (not the suit's base class)
+    uint64_t point_cards      # the cards worth points
     int trump                 # trump suit 0..3, or -1 for none
     int heart_lead            # no heart lead while holding another suit
     int king_duty             # the K♥ holder must play it on a heart lead or first discard
@@ -32,6 +34,7 @@ cdef struct Pos:
     int32_t pts_neg           # sum of negative card points of cards in hands and trick
     int32_t pts_pos           # sum of positive card points of cards in hands and trick
     uint8_t won[4][4]         # Ravage City: cards of each suit won by each seat
+    uint64_t trick_rel        # the card that won the last trick against a card of its suit
 
 
 cdef struct Stats:
@@ -41,9 +44,14 @@ cdef struct Stats:
 
 
 cdef struct TTEntry:
-    uint64_t key[6]           # normalised position: 4 suit words, leader+side, Ravage counts
+    uint64_t lens             # suit lengths: 4 bits for each hand and suit
+    uint64_t won              # Ravage City: cards won, 4 bits for each seat and suit
+    uint32_t own[4]           # per suit: owners of the top k cards, 2 bits a card, top first
+    uint32_t cls[4]           # per suit: classes of those cards (2 planes), or the suit's mask
+    uint8_t k[4]              # per suit: how many top cards must match (relevant ranks)
+    uint8_t misc              # leader | side << 2
+    uint16_t best             # best lead: 16 * suit + index among the suit's cards left, 0xFFFF none
     int32_t lb                # lower bound of the future value
     int32_t ub                # upper bound of the future value
     uint32_t gen              # generation; entries of older generations are empty
     uint16_t depth            # tricks left (replacement priority)
-    uint16_t best             # best lead: 16 * suit + index among the suit's cards left, 0xFFFF none

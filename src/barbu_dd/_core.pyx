@@ -33,7 +33,7 @@ cdef extern from *:
 cdef enum:
     SUIT_BITS = 0x1FFF
     KH_CARD = 27          # 16 * hearts + king
-    TT_WAYS = 4           # entries a bucket
+    TT_WAYS = 16          # entries a bucket
     MAX_MOVES = 16
 
 cdef enum:
@@ -203,104 +203,197 @@ cdef void ravage_bounds(const Pos* p, const Rules* r, int32_t* lo, int32_t* hi) 
     hi[0] = pen if pen > 0 else 0
 
 
-# -- transposition table -----------------------------------------------------------
+# -- transposition table with relevant ranks (partition search) ------------------
+#
+# An entry holds a bound on the future value for a whole class of positions: the
+# same leader, side, suit lengths of every hand (and Ravage counts), and, in each
+# suit, the same owners and score classes of the top ``k`` cards left; the cards
+# below them are "small": only their number in each hand matters.  ``k`` comes from
+# the cards that decided a trick against a card of their suit in the lines that
+# proved the bound (DDS's winning ranks), and always covers the cards whose points
+# or duties differ from the suit's base class, and the whole trump suit when
+# trumping duties make ranks matter for legality.
 
-cdef void make_key(const Pos* p, const Rules* r, uint64_t* key) noexcept nogil:
-    """The position at a trick boundary, normalised to relative ranks."""
-    cdef int s, b, j
+cdef struct Codes:
+    uint64_t lens        # suit lengths, 4 bits for each hand and suit
+    uint64_t won         # Ravage counts
+    uint32_t own[4]      # owners, top card first, 2 bits a card
+    uint32_t cls[4]      # class planes (plane 0 | plane 1 << 13), top card first; or the mask
+    uint32_t rem[4]      # the suit's cards left (13-bit mask)
+    int length[4]        # cards left in each suit
+    int spec[4]          # top cards down to the lowest special card left (0: none)
+    uint8_t misc         # leader | side << 2
+
+
+cdef void make_codes(const Pos* p, const Rules* r, Codes* k) noexcept nogil:
+    cdef int s, b, n, h, j
     cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
     cdef uint64_t o0 = p.hand[1] | p.hand[3]
     cdef uint64_t o1 = p.hand[2] | p.hand[3]
-    cdef uint64_t rem, x, c0, c1, y0, y1, word, sp0, sp1
-    for s in range(4):
-        rem = (all4 >> (16 * s)) & SUIT_BITS
-        x = rem
-        c0 = 0
-        c1 = 0
-        y0 = 0
-        y1 = 0
-        j = 0
-        sp0 = r.sym_plane[s][0]
-        sp1 = r.sym_plane[s][1]
-        while x:
-            b = __builtin_ctzll(x)
-            c0 |= ((o0 >> (16 * s + b)) & 1) << j
-            c1 |= ((o1 >> (16 * s + b)) & 1) << j
-            y0 |= ((sp0 >> b) & 1) << j
-            y1 |= ((sp1 >> b) & 1) << j
-            j += 1
-            x &= x - 1
-        word = <uint64_t>j | (c0 << 4) | (c1 << 17)
-        if r.sym_mode[s] == 1:
-            word |= (y0 << 30) | (y1 << 43)
-        elif r.sym_mode[s] == 2:
-            word |= rem << 30
-        key[s] = word
-    key[4] = <uint64_t>p.leader | (<uint64_t>p.side << 2)
-    key[5] = 0
+    cdef uint32_t x, own, c0, c1, rem
+    k.lens = 0
+    for h in range(4):
+        for s in range(4):
+            k.lens |= (<uint64_t>__builtin_popcountll(p.hand[h] & SUIT_MASK[s])) << (4 * (4 * h + s))
+    k.won = 0
     if r.ravage:
         for s in range(4):
             for j in range(4):
-                key[5] |= (<uint64_t>p.won[j][s]) << (4 * (4 * j + s))
+                k.won |= (<uint64_t>p.won[j][s]) << (4 * (4 * j + s))
+    k.misc = <uint8_t>(p.leader | (p.side << 2))
+    for s in range(4):
+        rem = <uint32_t>((all4 >> (16 * s)) & SUIT_BITS)
+        k.rem[s] = rem
+        x = rem
+        n = 0
+        own = 0
+        c0 = 0
+        c1 = 0
+        k.spec[s] = 0
+        while x:
+            b = high_bit(<uint64_t>x)
+            x &= ~(<uint32_t>1 << b)
+            own |= <uint32_t>(((o0 >> (16 * s + b)) & 1) | (((o1 >> (16 * s + b)) & 1) << 1)) << (2 * n)
+            c0 |= <uint32_t>((r.sym_plane[s][0] >> b) & 1) << n
+            c1 |= <uint32_t>((r.sym_plane[s][1] >> b) & 1) << n
+            n += 1
+            if (r.special[s] >> b) & 1:
+                k.spec[s] = n
+        k.own[s] = own
+        k.cls[s] = rem if r.sym_mode[s] == 2 else (c0 | (c1 << 13))
+        k.length[s] = n
 
 
-cdef inline uint64_t hash_key(const uint64_t* key) noexcept nogil:
-    cdef uint64_t h = key[0] * <uint64_t>0x9E3779B97F4A7C15
-    h ^= key[1] * <uint64_t>0xC2B2AE3D27D4EB4F + (h >> 29)
-    h ^= key[2] * <uint64_t>0x165667B19E3779F9 + (h >> 31)
-    h ^= key[3] * <uint64_t>0xD6E8FEB86659FD93 + (h >> 27)
-    h ^= (key[4] + (key[5] * <uint64_t>0x94D049BB133111EB)) * <uint64_t>0xBF58476D1CE4E5B9
+cdef inline uint64_t hash_codes(const Codes* k) noexcept nogil:
+    # The bucket: the suit lengths, leader, side, Ravage counts and the owner of the
+    # top card of each suit.  An entry whose pattern does not cover a suit's top card
+    # is then only found from positions with the same top owner there (a lost hit,
+    # never a wrong one), and positions spread over many buckets.
+    cdef uint64_t tops = (k.own[0] & 3) | ((k.own[1] & 3) << 2) | ((k.own[2] & 3) << 4) | ((k.own[3] & 3) << 6)
+    cdef uint64_t h = (k.lens ^ (tops << 56) ^ (tops * <uint64_t>0x2545F4914F6CDD1D)) * <uint64_t>0x9E3779B97F4A7C15
+    h ^= (k.won + k.misc) * <uint64_t>0xC2B2AE3D27D4EB4F + (h >> 29)
+    h ^= h >> 31
+    h *= <uint64_t>0xBF58476D1CE4E5B9
     h ^= h >> 32
     return h
 
 
-cdef inline TTEntry* tt_probe(Ctx* c, const uint64_t* key, uint64_t h) noexcept nogil:
-    cdef TTEntry* e = c.tt + (h & c.tt_mask) * TT_WAYS
-    cdef int w
-    for w in range(TT_WAYS):
-        if e[w].gen == c.gen and memcmp(e[w].key, key, 6 * sizeof(uint64_t)) == 0:
-            return &e[w]
-    return NULL
+cdef inline int entry_matches(const TTEntry* e, const Codes* k, const Rules* r) noexcept nogil:
+    cdef int s, n
+    cdef uint32_t m1, m2
+    if e.lens != k.lens or e.won != k.won or e.misc != k.misc:
+        return 0
+    for s in range(4):
+        n = e.k[s]
+        if k.spec[s] > n:
+            return 0
+        if n == 0:
+            continue
+        m1 = (<uint32_t>1 << n) - 1
+        m2 = (<uint32_t>1 << (2 * n)) - 1
+        if (k.own[s] ^ e.own[s]) & m2:
+            return 0
+        if r.sym_mode[s] == 2:
+            if k.cls[s] != e.cls[s]:
+                return 0
+        elif (k.cls[s] ^ e.cls[s]) & (m1 | (m1 << 13)):
+            return 0
+    return 1
 
 
-cdef inline void tt_store(Ctx* c, const uint64_t* key, uint64_t h, int32_t lb, int32_t ub,
-                          int depth, uint16_t best) noexcept nogil:
+cdef inline uint64_t top_cards(const Codes* k, const uint8_t* kk) noexcept nogil:
+    """The mask of the top ``kk[s]`` cards left in each suit."""
+    cdef uint64_t m = 0
+    cdef uint32_t x
+    cdef int s, i, b
+    for s in range(4):
+        x = k.rem[s]
+        for i in range(kk[s]):
+            b = high_bit(<uint64_t>x)
+            x &= ~(<uint32_t>1 << b)
+            m |= (<uint64_t>1) << (16 * s + b)
+    return m
+
+
+cdef inline void pattern_of(const Codes* k, const Rules* r, uint64_t rel, uint8_t* kk) noexcept nogil:
+    """How many top cards of each suit a bound proved with relevant cards ``rel`` needs."""
+    cdef int s, n
+    cdef uint32_t rs
+    for s in range(4):
+        rs = <uint32_t>((rel >> (16 * s)) & SUIT_BITS) & k.rem[s]
+        if rs:
+            n = __builtin_popcountll(<uint64_t>(k.rem[s] & ~((<uint32_t>1 << __builtin_ctzll(<uint64_t>rs)) - 1)))
+        else:
+            n = 0
+        if k.spec[s] > n:
+            n = k.spec[s]
+        if r.sym_mode[s] == 2:
+            n = k.length[s]
+        kk[s] = <uint8_t>n
+
+
+cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int32_t lb,
+                          int32_t ub, int depth, uint16_t best) noexcept nogil:
     cdef TTEntry* e = c.tt + (h & c.tt_mask) * TT_WAYS
     cdef TTEntry* victim = NULL
-    cdef int w
+    cdef uint8_t kk[4]
+    cdef uint32_t own[4]
+    cdef uint32_t cls[4]
+    cdef int w, s, same
+    cdef uint32_t m1
+    pattern_of(k, c.r, rel, kk)
+    for s in range(4):
+        m1 = (<uint32_t>1 << kk[s]) - 1
+        own[s] = k.own[s] & ((<uint32_t>1 << (2 * kk[s])) - 1)
+        if c.r.sym_mode[s] == 2:
+            cls[s] = k.cls[s]
+        else:
+            cls[s] = k.cls[s] & (m1 | (m1 << 13))
     for w in range(TT_WAYS):
-        if e[w].gen == c.gen and memcmp(e[w].key, key, 6 * sizeof(uint64_t)) == 0:
-            if lb > e[w].lb:
-                e[w].lb = lb
-            if ub < e[w].ub:
-                e[w].ub = ub
-            if best != 0xFFFF:
-                e[w].best = best
-            return
+        if e[w].gen == c.gen and e[w].lens == k.lens and e[w].won == k.won and e[w].misc == k.misc:
+            same = 1
+            for s in range(4):
+                if e[w].k[s] != kk[s] or e[w].own[s] != own[s] or e[w].cls[s] != cls[s]:
+                    same = 0
+                    break
+            if same:
+                if lb > e[w].lb:
+                    e[w].lb = lb
+                if ub < e[w].ub:
+                    e[w].ub = ub
+                if best != 0xFFFF:
+                    e[w].best = best
+                return
     for w in range(TT_WAYS):
         if e[w].gen != c.gen:
             victim = &e[w]
             break
         if victim == NULL or e[w].depth < victim.depth:
             victim = &e[w]
-    memcpy(victim.key, key, 6 * sizeof(uint64_t))
+    victim.lens = k.lens
+    victim.won = k.won
+    victim.misc = k.misc
+    for s in range(4):
+        victim.k[s] = kk[s]
+        victim.own[s] = own[s]
+        victim.cls[s] = cls[s]
     victim.lb = lb
     victim.ub = ub
     victim.gen = c.gen
-    victim.depth = depth
+    victim.depth = <uint16_t>depth
     victim.best = best
     c.st.tt_stores += 1
 
 
 # -- moves ---------------------------------------------------------------------------
 
-cdef int gen_moves(Ctx* c, int seat, int* moves, int hint) noexcept nogil:
+cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept nogil:
     """One card for each group of equivalent legal cards, best first."""
     cdef Pos* p = &c.p
     cdef const Rules* r = c.r
     cdef uint64_t legal = legal_mask(p, r, seat)
     cdef uint64_t present = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3] | trick_mask(p)
-    cdef int n = 0, s, rk, prev, card, i, j, tmp, w_seat, wcard, top_owner, o, tn
+    cdef int n = 0, s, rk, prev, card, i, j, tmp, low, w_seat, wcard, top_owner, o, tn
     cdef uint32_t L, P
     cdef int32_t v, gets
     cdef int64_t score
@@ -324,8 +417,10 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int hint) noexcept nogil:
             if prev >= 0 and (P & ((<uint32_t>1 << prev) - (<uint32_t>1 << (rk + 1)))) == 0 \
                     and r.card_class[card] == r.card_class[16 * s + prev]:
                 prev = rk
+                lows[n - 1] = card
                 continue
             prev = rk
+            lows[n] = card
             # -- ordering score: the trick's value to the mover's side if it holds as is
             v = sofar + r.card_points[card]
             if p.ntrick == 0:
@@ -358,13 +453,16 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int hint) noexcept nogil:
     # insertion sort, best first (stable)
     for i in range(1, n):
         tmp = moves[i]
+        low = lows[i]
         score = scores[i]
         j = i - 1
         while j >= 0 and scores[j] < score:
             moves[j + 1] = moves[j]
+            lows[j + 1] = lows[j]
             scores[j + 1] = scores[j]
             j -= 1
         moves[j + 1] = tmp
+        lows[j + 1] = low
         scores[j + 1] = score
     return n
 
@@ -395,7 +493,7 @@ cdef inline int card_from_rel(const Pos* p, uint16_t rel) noexcept nogil:
     return -1
 
 
-cdef int32_t last_trick(Ctx* c) noexcept nogil:
+cdef int32_t last_trick(Ctx* c, uint64_t* rel) noexcept nogil:
     """The last trick: every card is forced."""
     cdef Pos q
     cdef int i, seat
@@ -404,6 +502,7 @@ cdef int32_t last_trick(Ctx* c) noexcept nogil:
     for i in range(q.ntrick, 4):
         seat = (q.leader + q.ntrick) & 3
         got = play_card(&q, c.r, seat, __builtin_ctzll(q.hand[seat]))
+    rel[0] = q.trick_rel
     if c.r.ravage:
         return ravage_final(&q, c.r)
     return got
@@ -424,6 +523,11 @@ cdef inline int32_t play_card(Pos* p, const Rules* r, int seat, int card) noexce
     if p.ntrick < 4:
         return 0
     winner = (p.leader + p.win_idx) & 3
+    cc = p.trick_card[p.win_idx]
+    p.trick_rel = 0
+    for i in range(4):
+        if i != p.win_idx and (p.trick_card[i] >> 4) == (cc >> 4):
+            p.trick_rel = (<uint64_t>1) << cc
     v = r.trick_points[14 - p.tricks_left]
     for i in range(4):
         cc = p.trick_card[i]
@@ -444,18 +548,22 @@ cdef inline int32_t play_card(Pos* p, const Rules* r, int seat, int card) noexce
     return 0
 
 
-cdef int search(Ctx* c, int32_t target) noexcept nogil:
-    """1 if the side can score at least ``target`` from here (the current trick included)."""
+cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
+    """1 if the side can score at least ``target`` from here (the current trick
+    included).  ``rel`` receives the cards whose ranks the answer depends on."""
     cdef Pos* p = &c.p
     cdef const Rules* r = c.r
     cdef int32_t lo, hi, got
-    cdef uint64_t key[6]
-    cdef uint64_t h = 0
+    cdef Codes codes
+    cdef uint64_t h = 0, crel, acc = 0, trel
     cdef TTEntry* e
-    cdef int use_tt = 0, res, seat, n, i, maxi, hint = -1, cut = -1
+    cdef TTEntry* bucket
+    cdef int use_tt = 0, res, cres, seat, n, i, w, maxi, hint = -1, cut = -1, s
     cdef int moves[MAX_MOVES]
+    cdef int lows[MAX_MOVES]
     cdef Pos saved
     c.st.nodes += 1
+    rel[0] = 0
     if r.ravage:
         if p.tricks_left == 0:
             return ravage_final(p, r) >= target
@@ -470,54 +578,61 @@ cdef int search(Ctx* c, int32_t target) noexcept nogil:
     if hi < target:
         return 0
     if p.tricks_left == 1:
-        return last_trick(c) >= target
+        return last_trick(c, rel) >= target
     if p.ntrick == 0:
         use_tt = 1
-        make_key(p, r, key)
-        h = hash_key(key)
-        e = tt_probe(c, key, h)
-        if e != NULL:
-            if e.lb >= target:
+        make_codes(p, r, &codes)
+        h = hash_codes(&codes)
+        bucket = c.tt + (h & c.tt_mask) * TT_WAYS
+        for w in range(TT_WAYS):
+            e = &bucket[w]
+            if e.gen != c.gen or not entry_matches(e, &codes, r):
+                continue
+            if e.lb >= target or e.ub < target:
                 c.st.tt_hits += 1
-                return 1
-            if e.ub < target:
-                c.st.tt_hits += 1
-                return 0
-            if e.lb > lo:
-                lo = e.lb
-            if e.ub < hi:
-                hi = e.ub
-            if e.best != 0xFFFF:
+                rel[0] = top_cards(&codes, e.k)
+                return e.lb >= target
+            if hint < 0 and e.best != 0xFFFF:
                 hint = card_from_rel(p, e.best)
     seat = (p.leader + p.ntrick) & 3
     maxi = (p.side >> seat) & 1
-    n = gen_moves(c, seat, moves, hint)
+    n = gen_moves(c, seat, moves, lows, hint)
     res = 0 if maxi else 1
     memcpy(&saved, p, sizeof(Pos))
     for i in range(n):
         got = play_card(p, r, seat, moves[i])
-        if search(c, target - got):
-            res = 1
-        else:
-            res = 0
+        trel = p.trick_rel if p.ntrick == 0 else 0
+        cres = search(c, target - got, &crel)
         memcpy(p, &saved, sizeof(Pos))
-        if res == maxi:
+        crel |= trel
+        if cres == maxi:
+            res = maxi
+            acc = crel
             cut = moves[i]
             c.hist[seat][cut] += p.tricks_left * p.tricks_left
             break
+        acc |= crel
+    if cut < 0:
+        # every move was searched: a group of equal cards stands for all its members
+        # only if they are all above or all below the relevant ranks of their suit
+        for i in range(n):
+            if lows[i] != moves[i]:
+                s = moves[i] >> 4
+                if acc & SUIT_MASK[s] & (((<uint64_t>1) << (moves[i] + 1)) - 1):
+                    acc |= (<uint64_t>1) << lows[i]
+    rel[0] = acc
     if use_tt:
         if res:
-            tt_store(c, key, h, target if target > lo else lo, hi, p.tricks_left,
-                     rel_of_card(p, cut))
+            tt_store(c, &codes, h, acc, target, hi, p.tricks_left, rel_of_card(p, cut))
         else:
-            tt_store(c, key, h, lo, target - 1 if target - 1 < hi else hi, p.tricks_left,
-                     rel_of_card(p, cut))
+            tt_store(c, &codes, h, acc, lo, target - 1, p.tricks_left, rel_of_card(p, cut))
     return res
 
 
 cdef int32_t solve_value(Ctx* c) noexcept nogil:
     """The exact value of the side: bisection over multiples of the scale's gcd."""
     cdef int32_t lo, hi, mid, g = c.r.gcd
+    cdef uint64_t rel
     cdef Pos* p = &c.p
     if c.r.ravage:
         if p.tricks_left == 0:
@@ -530,7 +645,7 @@ cdef int32_t solve_value(Ctx* c) noexcept nogil:
         hi = bound_hi(p, c.r)
     while lo < hi:
         mid = lo + ((hi - lo) // g + 1) // 2 * g
-        if search(c, mid):
+        if search(c, mid, &rel):
             lo = mid
         else:
             hi = mid - g
@@ -637,9 +752,16 @@ cdef class Solver:
         # classes: cards are equivalent only with equal points (and not the K♥ under duty)
         for i in range(64):
             r.card_class[i] = r.card_points[i] * 2
+            if r.card_points[i] != 0:
+                r.point_cards |= (<uint64_t>1) << i
         if king_duty:
             r.card_class[KH_CARD] = r.card_points[KH_CARD] * 2 + 1
         for s in range(4):
+            for k in range(13):
+                if r.card_class[16 * s + k] != r.card_class[16 * s]:
+                    r.special[s] |= (<uint64_t>1) << k
+            if r.trump_duties and s == trump:
+                r.special[s] = SUIT_BITS
             syms = []
             for k in range(13):
                 cls = r.card_class[16 * s + k]
@@ -658,6 +780,7 @@ cdef class Solver:
                         r.sym_plane[s][1] |= (<uint64_t>1) << k
             else:
                 r.sym_mode[s] = 2
+                r.special[s] = SUIT_BITS
         self.rules_id = rules_id
         self.clear()
 
@@ -733,9 +856,10 @@ cdef class Solver:
         """Whether ``side`` can score at least ``target``.  Returns ``(bool, nodes)``."""
         cdef Ctx c
         cdef int res
+        cdef uint64_t rel
         self._load(&c, hands, trick, leader, side)
         with nogil:
-            res = search(&c, target)
+            res = search(&c, target, &rel)
         self.last = c.st
         return bool(res), c.st.nodes
 

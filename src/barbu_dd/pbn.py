@@ -101,6 +101,10 @@ _UNESCAPE = re.compile(r'\\(["\\])')
 _DIGITS = re.compile(r"[0-9]{1,4000}\Z")
 _PLAY_NOTE = re.compile(r"=[0-9]+=|\$[0-9]+")
 _UNKNOWN = ("", "?")
+_SUIT_HOLDING = "A?K?Q?J?T?9?8?7?6?5?4?3?2?"
+_HAND = rf"(?:{_SUIT_HOLDING}\.){{3}}{_SUIT_HOLDING}|-"
+#: A Deal value already in the form Deal.to_pbn() writes (a cheap test, in C).
+_CANONICAL_DEAL = re.compile(rf"[NESW]:(?:{_HAND})(?: (?:{_HAND})){{3}}\Z")
 
 
 # -- boards -------------------------------------------------------------------------
@@ -575,7 +579,8 @@ class _Reader:
         if "Deal" not in tags:
             raise ParseError("no Deal tag")
         deal = Deal(tags["Deal"])
-        tags["Deal"] = deal.to_pbn()
+        if not _CANONICAL_DEAL.match(tags["Deal"]):
+            tags["Deal"] = deal.to_pbn()
         dealer: Seat | None = None
         dv = tags.get("Dealer")
         if dv is not None and dv.strip() not in _UNKNOWN:

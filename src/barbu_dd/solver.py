@@ -156,8 +156,6 @@ class Solver:
         self._core.clear()
 
     def _load_game(self, game: Game) -> None:
-        if game.kind == "dominoes":
-            raise SolverError(f"{game.contract.name}: the Dominoes search is not available yet")
         rid = (
             game.card_points,
             game.trick_points,
@@ -244,6 +242,8 @@ class Solver:
             if isinstance(contract, Game)
             else make_game(contract, rules=rules, variants=variants, scale=scale, trump=trump, start=start)
         )
+        if game.kind == "dominoes":
+            return self._solve_dominoes(deal, game, declarer=declarer, seats=seats, side=side)
         self._load_game(game)
         d, hands, trick, leader = self._position(deal, game, declarer)
         t0 = time.perf_counter()
@@ -275,6 +275,19 @@ class Solver:
             secs,
         )
 
+    # -- Dominoes and Réussite (issue 4) ------------------------------------------
+    def _solve_dominoes(
+        self,
+        deal: Deal | str,
+        game: Game,
+        *,
+        declarer: Seat | int | str | None,
+        seats: str | Iterable[Seat | int | str] | None,
+        side: str | Iterable[Seat | int | str] | None,
+    ) -> Solution:
+        raise SolverError(f"{game.contract.name}: the Dominoes search is not available yet")
+
+    # -------------------------------------------------------------------------------
     def card_values(
         self,
         deal: Deal | str,
