@@ -14,6 +14,9 @@ cdef struct Rules:
     int sym_mode[4]           # 0: one class in the suit; 1: planes (<= 4 classes); 2: raw mask
     uint64_t special[4]       # per suit: ranks that always stay relevant (not the suit's base class)
     uint64_t point_cards      # the cards worth points
+    int positive              # the contract hands out more than it takes (winning tricks is good)
+    int qt_ok                 # quick tricks apply: every trick worth qt_value, no negative points
+    int32_t qt_value          # the value of a trick when qt_ok
     int trump                 # trump suit 0..3, or -1 for none
     int heart_lead            # no heart lead while holding another suit
     int king_duty             # the K♥ holder must play it on a heart lead or first discard

@@ -441,7 +441,8 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
             gets = v if (p.side >> w_seat) & 1 else 0
             score = <int64_t>(gets if maxi else -gets) * (<int64_t>1 << 24)
             score += (c.hist[seat][card] if c.hist[seat][card] < 65535 else 65535) * 64
-            if w_seat == seat:
+            # tie-break: win cheaply when winning is worth it, else shed high cards
+            if (v > 0) or (v == 0 and r.positive) or w_seat == seat:
                 score += 12 - rk
             else:
                 score += rk
@@ -548,6 +549,51 @@ cdef inline int32_t play_card(Pos* p, const Rules* r, int seat, int card) noexce
     return 0
 
 
+cdef int quick_tricks(const Pos* p, const Rules* r, uint64_t* cards) noexcept nogil:
+    """Tricks the leader's team wins for sure by cashing the leader's top cards.
+
+    In each suit, the leader's cards that are the top cards left (no card of
+    another hand above them) win in turn; in a plain suit under trumps, no more
+    rounds than the shortest holding of an opponent who has a trump."""
+    cdef int L = p.leader, s, o, b, k, q = 0, team = (p.side >> p.leader) & 1, ln
+    cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    cdef uint64_t mine = p.hand[L], got = 0, m
+    cdef uint32_t x
+    for s in range(4):
+        if not (mine & SUIT_MASK[s]):
+            continue
+        x = <uint32_t>((all4 >> (16 * s)) & SUIT_BITS)
+        k = 0
+        m = 0
+        while x:
+            b = high_bit(<uint64_t>x)
+            if not (mine >> (16 * s + b)) & 1:
+                break
+            k += 1
+            m |= (<uint64_t>1) << (16 * s + b)
+            x &= ~(<uint32_t>1 << b)
+        if k and r.trump >= 0 and s != r.trump:
+            for o in range(4):
+                if ((p.side >> o) & 1) != team and (p.hand[o] & SUIT_MASK[r.trump]):
+                    ln = __builtin_popcountll(p.hand[o] & SUIT_MASK[s])
+                    if ln < k:
+                        k = ln
+            if k < __builtin_popcountll(m):
+                # keep only the top k cards in the relevant set
+                m = 0
+                x = <uint32_t>((all4 >> (16 * s)) & SUIT_BITS)
+                for o in range(k):
+                    b = high_bit(<uint64_t>x)
+                    m |= (<uint64_t>1) << (16 * s + b)
+                    x &= ~(<uint32_t>1 << b)
+        q += k
+        got |= m
+    cards[0] = got
+    if q > p.tricks_left:
+        q = p.tricks_left
+    return q
+
+
 cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     """1 if the side can score at least ``target`` from here (the current trick
     included).  ``rel`` receives the cards whose ranks the answer depends on."""
@@ -558,7 +604,8 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     cdef uint64_t h = 0, crel, acc = 0, trel
     cdef TTEntry* e
     cdef TTEntry* bucket
-    cdef int use_tt = 0, res, cres, seat, n, i, w, maxi, hint = -1, cut = -1, s
+    cdef int use_tt = 0, res, cres, seat, n, i, w, maxi, hint = -1, cut = -1, s, q
+    cdef uint64_t qcards
     cdef int moves[MAX_MOVES]
     cdef int lows[MAX_MOVES]
     cdef Pos saved
@@ -579,6 +626,16 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         return 0
     if p.tricks_left == 1:
         return last_trick(c, rel) >= target
+    if p.ntrick == 0 and r.qt_ok:
+        q = quick_tricks(p, r, &qcards)
+        if q:
+            if (p.side >> p.leader) & 1:
+                if q * r.qt_value >= target:
+                    rel[0] = qcards
+                    return 1
+            elif p.pts_pos + (p.tricks_left - q) * r.qt_value < target:
+                rel[0] = qcards
+                return 0
     if p.ntrick == 0:
         use_tt = 1
         make_codes(p, r, &codes)
@@ -749,6 +806,17 @@ cdef class Solver:
                 r.neg_suffix[i] = 0
                 r.pos_suffix[i] = 0
         r.gcd = g if g > 0 else 1
+        r.positive = (sum(card_points[i] for i in range(64) if (i & 15) < 13) + sum(trick_points)) > 0
+        r.qt_ok = 0
+        if not ravage and trick_points[0] > 0:
+            r.qt_ok = 1
+            r.qt_value = trick_points[0]
+            for i in range(13):
+                if trick_points[i] != trick_points[0]:
+                    r.qt_ok = 0
+            for i in range(64):
+                if r.card_points[i] < 0:
+                    r.qt_ok = 0
         # classes: cards are equivalent only with equal points (and not the K♥ under duty)
         for i in range(64):
             r.card_class[i] = r.card_points[i] * 2
