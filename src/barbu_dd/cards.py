@@ -320,7 +320,12 @@ class CardSet:
         return cls(hand_from_pbn(text))
 
     def __contains__(self, card: object) -> bool:
-        return isinstance(card, int) and 0 <= card < 64 and bool(self.mask >> card & 1)
+        return (
+            isinstance(card, int)
+            and not isinstance(card, bool)
+            and 0 <= card < 64
+            and bool(self.mask >> card & 1)
+        )
 
     def __iter__(self) -> Iterator[Card]:
         return iter_cards(self.mask)
@@ -339,13 +344,19 @@ class CardSet:
     def __hash__(self) -> int:
         return hash(self.mask)
 
-    def __or__(self, other: CardSet) -> CardSet:
+    def __or__(self, other: object) -> CardSet:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return CardSet(self.mask | other.mask)
 
-    def __and__(self, other: CardSet) -> CardSet:
+    def __and__(self, other: object) -> CardSet:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return CardSet(self.mask & other.mask)
 
-    def __sub__(self, other: CardSet) -> CardSet:
+    def __sub__(self, other: object) -> CardSet:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return CardSet(self.mask & ~other.mask)
 
     def __int__(self) -> int:

@@ -7,6 +7,7 @@ play duties as flags and the scoring lowered to plain tables (points per card, p
 trick number, per finishing place) that the search core reads as C arrays.  The
 Salad is the sum of the other tables, not a special case.
 
+>>> from barbu_dd.cards import HK
 >>> g = make_game("no-king")
 >>> g.contract.name, g.card_points[HK], g.total
 ('barbu', -20, -20)
@@ -25,8 +26,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .cards import (
-    CARD_NAMES,
-    HK,
     RANK_CHARS,
     Rank,
     Suit,
@@ -387,6 +386,7 @@ _DEFAULTS: dict[str, Scale] = {}
 def default_scale(rules: str = "classic", variants: Iterable[str] = ()) -> Scale:
     """The shipped scale of a rule set (``other-scores`` with that variant).
 
+    >>> from barbu_dd.cards import HK
     >>> default_scale("french").of("barbu").card_points[HK]
     -80
     """
@@ -539,5 +539,3 @@ def _rank(value: Rank | int | str) -> Rank:
         return parse_rank(value)
     return Rank(value)
 
-
-_ = (CARD_NAMES, HK)  # re-exported names used in doctests

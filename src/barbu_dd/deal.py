@@ -225,18 +225,23 @@ class Deal:
                 c = (dup & -dup).bit_length() - 1
                 raise InvalidPositionError(f"card {CARD_NAMES[c]} is dealt twice")
             seen |= h
+        played = 0
+        for t in self.tricks:
+            for c in t.cards:
+                played |= 1 << c
         for c in self.trick:
-            if seen >> c & 1:
-                raise InvalidPositionError(f"card {card_name(c)} is both held and in the trick")
+            played |= 1 << c
+        both = seen & played
+        if both:
+            c = (both & -both).bit_length() - 1
+            raise InvalidPositionError(f"card {CARD_NAMES[c]} is both held and in the trick or played")
         unknown = [Seat(s) for s in range(4) if self._hands[s] is None]
         if full:
             if unknown:
                 raise InvalidPositionError(f"the hand of {unknown[0].name} is unknown")
-            total = seen.bit_count() + len(self.trick)
+            total = (seen | played).bit_count()
             if total != 52:
-                missing = BB_ALL & ~seen
-                for c in self.trick:
-                    missing &= ~(1 << c)
+                missing = BB_ALL & ~(seen | played)
                 c = (missing & -missing).bit_length() - 1
                 raise InvalidPositionError(
                     f"a full deal needs 52 cards, got {total} (missing {CARD_NAMES[c]})"

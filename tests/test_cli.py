@@ -1,0 +1,119 @@
+"""The command line: exit codes and output (typer's CliRunner)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from barbu_dd.cli import app
+from barbu_dd.solver import solve
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+ENDING = str(EXAMPLES / "ending.pbn")
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = runner.invoke(app, list(args))
+    assert "Traceback" not in r.output
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_version() -> None:
+    code, out, _ = run("--version")
+    assert code == 0 and out.startswith("barbu-dd ")
+
+
+def test_solve_table() -> None:
+    code, out, _ = run("solve", ENDING, "--contract", "barbu")
+    assert code == 0
+    assert "Board 1: Barbu" in out and "nodes" in out
+
+
+def test_solve_json_matches_api() -> None:
+    code, out, _ = run("solve", ENDING, "-c", "no-queens", "--json")
+    assert code == 0
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert len(lines) >= 2
+    for rec in lines:
+        for key in ("board", "contract", "trump", "declarer", "rules", "variants", "scores"):
+            assert key in rec
+        assert rec["contract"] == "no-queens" and rec["rules"] == "classic"
+        want = solve(rec["deal"], "no-queens", declarer=rec["declarer"]).scores
+        assert tuple(rec["scores"][s] for s in "NESW") == want
+
+
+def test_solve_side_and_bridge() -> None:
+    code, out, _ = run(
+        "solve", ENDING, "--rules", "bridge", "-c", "tricks", "--trump", "NT", "--side", "NS", "--json"
+    )
+    assert code == 0
+    rec = json.loads(out.splitlines()[0])
+    assert rec["side"] == "NS" and isinstance(rec["value"], int) and "scores" not in rec
+
+
+def test_solve_options() -> None:
+    code, out, _ = run(
+        "solve", ENDING, "-c", "trumps", "--trump", "h", "--declarer", "S",
+        "--variant", "free-trumping", "--json",
+    )
+    assert code == 0
+    rec = json.loads(out.splitlines()[0])
+    assert rec["trump"] == "H" and rec["declarer"] == "S" and rec["variants"] == ["free-trumping"]
+
+
+def test_solve_scale_file(tmp_path: Path) -> None:
+    f = tmp_path / "s.toml"
+    f.write_text('[contracts.barbu]\ncards = { HK = -100 }\n', encoding="utf-8")
+    code, out, _ = run("solve", ENDING, "-c", "barbu", "--scale", str(f), "--json")
+    assert code == 0
+    scores = json.loads(out.splitlines()[0])["scores"]
+    assert set(scores.values()) <= {0, -100} and -100 in scores.values()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-c", "no-jacks"], "unknown contract: 'no-jacks'"),
+        (["-c", "trumps"], "needs a trump suit"),
+        (["-c", "barbu", "--variant", "jokers"], "unknown variant"),
+        (["-c", "barbu", "--rules", "german"], "unknown rule set"),
+        (["-c", "barbu", "--side", "NX"], "invalid seat"),
+    ],
+)
+def test_solve_bad_options(args: list[str], message: str) -> None:
+    code, out, err = run("solve", ENDING, *args)
+    assert code == 1
+    assert err.startswith("error: ") and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_solve_missing_file(tmp_path: Path) -> None:
+    code, _, err = run("solve", str(tmp_path / "none.pbn"), "-c", "barbu")
+    assert code == 1 and err.startswith("error: ") and "none.pbn" in err
+
+
+def test_solve_bad_boards_are_reported_and_skipped(tmp_path: Path) -> None:
+    f = tmp_path / "mixed.pbn"
+    f.write_text(
+        '[Board "1"]\n[Dealer "N"]\n[Deal "N:AK... Q2... J3... 54..."]\n\n'
+        '[Board "2"]\n[Dealer "N"]\n[Deal "N:AX... Q2... J3... 54..."]\n\n'
+        '[Board "3"]\n[Dealer "N"]\n[Deal "N:AK... Q2... J3... 5..."]\n\n'
+        '[Board "4"]\n[Dealer "W"]\n[Deal "N:AK... Q2... J3... 54..."]\n',
+        encoding="utf-8",
+    )
+    code, out, err = run("solve", str(f), "-c", "no-queens", "--json")
+    assert code == 1
+    boards = [json.loads(x)["board"] for x in out.splitlines()]
+    assert boards == ["1", "4"]
+    errs = err.strip().splitlines()
+    assert len(errs) == 2 and all(e.startswith("error: ") for e in errs)
+    assert "board 2" in errs[0] and "'X'" in errs[0]
+    assert "board 3" in errs[1] and "unequal" in errs[1]
+
+
+def test_show() -> None:
+    code, out, _ = run("show", str(EXAMPLES / "deals.pbn"))
+    assert code == 0 and "Board 1" in out and "♠" in out
