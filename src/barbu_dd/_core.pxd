@@ -12,7 +12,7 @@ cdef struct Rules:
     int32_t pos_suffix[15]    # sum of positive trick_points from trick i to 13
     uint64_t sym_plane[4][2]  # per suit: two bit planes of the class symbol of each rank
     int sym_mode[4]           # 0: one class in the suit; 1: planes (<= 4 classes); 2: raw mask
-    uint64_t special[4]       # per suit: ranks that always stay relevant (not the suit's base class)
+    uint64_t special[4]       # per suit: ranks that always stay relevant (trump suit with duties)
     uint64_t point_cards      # the cards worth points
     int positive              # the contract hands out more than it takes (winning tricks is good)
     int qt_ok                 # quick tricks apply: every trick worth qt_value, no negative points
@@ -51,6 +51,7 @@ cdef struct TTEntry:
     uint64_t won              # Ravage City: cards won, 4 bits for each seat and suit
     uint32_t own[4]           # per suit: owners of the top k cards, 2 bits a card, top first
     uint32_t cls[4]           # per suit: classes of those cards (2 planes), or the suit's mask
+    uint32_t sig[4]           # per suit: small cards of each special class held by each hand
     uint8_t k[4]              # per suit: how many top cards must match (relevant ranks)
     uint8_t misc              # leader | side << 2
     uint16_t best             # best lead: 16 * suit + index among the suit's cards left, 0xFFFF none

@@ -40,6 +40,7 @@ cdef enum:
     ERR_BAD_POSITION = -1
     ERR_BAD_SIDE = -2
 
+cdef uint32_t SIG_FULL = <uint32_t>0xFFFFFFFF   # a small-card signature that does not fit
 cdef uint64_t SUIT_MASK[4]
 SUIT_MASK[0] = <uint64_t>0x1FFF
 SUIT_MASK[1] = <uint64_t>0x1FFF << 16
@@ -208,11 +209,11 @@ cdef void ravage_bounds(const Pos* p, const Rules* r, int32_t* lo, int32_t* hi) 
 # An entry holds a bound on the future value for a whole class of positions: the
 # same leader, side, suit lengths of every hand (and Ravage counts), and, in each
 # suit, the same owners and score classes of the top ``k`` cards left; the cards
-# below them are "small": only their number in each hand matters.  ``k`` comes from
-# the cards that decided a trick against a card of their suit in the lines that
-# proved the bound (DDS's winning ranks), and always covers the cards whose points
-# or duties differ from the suit's base class, and the whole trump suit when
-# trumping duties make ranks matter for legality.
+# below them are "small": only their number in each hand matters, and how many
+# small cards of each special score class (a Queen in No Queens, the K♥) each hand
+# holds.  ``k`` comes from the cards that decided a trick against a card of their
+# suit in the lines that proved the bound (DDS's winning ranks); the whole trump
+# suit counts when trumping duties make ranks matter for legality.
 
 cdef struct Codes:
     uint64_t lens        # suit lengths, 4 bits for each hand and suit
@@ -220,6 +221,8 @@ cdef struct Codes:
     uint32_t own[4]      # owners, top card first, 2 bits a card
     uint32_t cls[4]      # class planes (plane 0 | plane 1 << 13), top card first; or the mask
     uint32_t rem[4]      # the suit's cards left (13-bit mask)
+    uint32_t olo[4]      # owner bit 0 of each card, top card first
+    uint32_t ohi[4]      # owner bit 1 of each card, top card first
     int length[4]        # cards left in each suit
     int spec[4]          # top cards down to the lowest special card left (0: none)
     uint8_t misc         # leader | side << 2
@@ -230,7 +233,7 @@ cdef void make_codes(const Pos* p, const Rules* r, Codes* k) noexcept nogil:
     cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
     cdef uint64_t o0 = p.hand[1] | p.hand[3]
     cdef uint64_t o1 = p.hand[2] | p.hand[3]
-    cdef uint32_t x, own, c0, c1, rem
+    cdef uint32_t x, own, c0, c1, rem, lo1, hi1, ob
     k.lens = 0
     for h in range(4):
         for s in range(4):
@@ -249,19 +252,55 @@ cdef void make_codes(const Pos* p, const Rules* r, Codes* k) noexcept nogil:
         own = 0
         c0 = 0
         c1 = 0
+        lo1 = 0
+        hi1 = 0
         k.spec[s] = 0
         while x:
             b = high_bit(<uint64_t>x)
             x &= ~(<uint32_t>1 << b)
-            own |= <uint32_t>(((o0 >> (16 * s + b)) & 1) | (((o1 >> (16 * s + b)) & 1) << 1)) << (2 * n)
+            ob = <uint32_t>((o0 >> (16 * s + b)) & 1)
+            lo1 |= ob << n
+            own |= ob << (2 * n)
+            ob = <uint32_t>((o1 >> (16 * s + b)) & 1)
+            hi1 |= ob << n
+            own |= ob << (2 * n + 1)
             c0 |= <uint32_t>((r.sym_plane[s][0] >> b) & 1) << n
             c1 |= <uint32_t>((r.sym_plane[s][1] >> b) & 1) << n
             n += 1
             if (r.special[s] >> b) & 1:
                 k.spec[s] = n
         k.own[s] = own
+        k.olo[s] = lo1
+        k.ohi[s] = hi1
         k.cls[s] = rem if r.sym_mode[s] == 2 else (c0 | (c1 << 13))
         k.length[s] = n
+
+
+cdef inline uint32_t small_sig(const Codes* k, const Rules* r, int s, int kk) noexcept nogil:
+    """For the cards of suit ``s`` below the top ``kk``: how many of each special class
+    (not the suit's base class) each hand holds, 2 bits a count; 0xFFFFFFFF if a count
+    does not fit."""
+    cdef uint32_t allm, small, p0, p1, cj, oh, sig = 0
+    cdef int j, h, n
+    if r.sym_mode[s] != 1:
+        return 0
+    allm = (<uint32_t>1 << k.length[s]) - 1
+    small = allm & ~((<uint32_t>1 << kk) - 1)
+    if not small:
+        return 0
+    p0 = k.cls[s] & SUIT_BITS
+    p1 = (k.cls[s] >> 13) & SUIT_BITS
+    for j in range(1, 4):
+        cj = ((p0 if j & 1 else ~p0) & (p1 if j & 2 else ~p1)) & small
+        if not cj:
+            continue
+        for h in range(4):
+            oh = (k.olo[s] if h & 1 else ~k.olo[s]) & (k.ohi[s] if h & 2 else ~k.ohi[s])
+            n = __builtin_popcountll(<uint64_t>(cj & oh))
+            if n > 3:
+                return SIG_FULL
+            sig |= (<uint32_t>n) << (2 * (3 * h + j - 1))
+    return sig
 
 
 cdef inline uint64_t hash_codes(const Codes* k) noexcept nogil:
@@ -298,6 +337,9 @@ cdef inline int entry_matches(const TTEntry* e, const Codes* k, const Rules* r) 
                 return 0
         elif (k.cls[s] ^ e.cls[s]) & (m1 | (m1 << 13)):
             return 0
+    for s in range(4):
+        if r.sym_mode[s] == 1 and small_sig(k, r, s, e.k[s]) != e.sig[s]:
+            return 0
     return 1
 
 
@@ -329,6 +371,8 @@ cdef inline void pattern_of(const Codes* k, const Rules* r, uint64_t rel, uint8_
             n = k.spec[s]
         if r.sym_mode[s] == 2:
             n = k.length[s]
+        if small_sig(k, r, s, n) == SIG_FULL:
+            n = k.length[s]
         kk[s] = <uint8_t>n
 
 
@@ -339,6 +383,7 @@ cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int3
     cdef uint8_t kk[4]
     cdef uint32_t own[4]
     cdef uint32_t cls[4]
+    cdef uint32_t sig[4]
     cdef int w, s, same
     cdef uint32_t m1
     pattern_of(k, c.r, rel, kk)
@@ -349,11 +394,13 @@ cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int3
             cls[s] = k.cls[s]
         else:
             cls[s] = k.cls[s] & (m1 | (m1 << 13))
+        sig[s] = small_sig(k, c.r, s, kk[s])
     for w in range(TT_WAYS):
         if e[w].gen == c.gen and e[w].lens == k.lens and e[w].won == k.won and e[w].misc == k.misc:
             same = 1
             for s in range(4):
-                if e[w].k[s] != kk[s] or e[w].own[s] != own[s] or e[w].cls[s] != cls[s]:
+                if e[w].k[s] != kk[s] or e[w].own[s] != own[s] or e[w].cls[s] != cls[s] \
+                        or e[w].sig[s] != sig[s]:
                     same = 0
                     break
             if same:
@@ -377,6 +424,7 @@ cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int3
         victim.k[s] = kk[s]
         victim.own[s] = own[s]
         victim.cls[s] = cls[s]
+        victim.sig[s] = sig[s]
     victim.lb = lb
     victim.ub = ub
     victim.gen = c.gen
@@ -825,9 +873,6 @@ cdef class Solver:
         if king_duty:
             r.card_class[KH_CARD] = r.card_points[KH_CARD] * 2 + 1
         for s in range(4):
-            for k in range(13):
-                if r.card_class[16 * s + k] != r.card_class[16 * s]:
-                    r.special[s] |= (<uint64_t>1) << k
             if r.trump_duties and s == trump:
                 r.special[s] = SUIT_BITS
             syms = []
