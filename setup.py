@@ -1,4 +1,4 @@
-"""Build script: compiles the Cython search core (``src/barbu_dd/_core.pyx``)."""
+"""Build script: compiles the Cython search cores (``src/barbu_dd/_core.pyx``, ``_dominoes.pyx``)."""
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -7,6 +7,11 @@ extensions = [
     Extension(
         "barbu_dd._core",
         ["src/barbu_dd/_core.pyx"],
+        extra_compile_args=["-O3"],
+    ),
+    Extension(
+        "barbu_dd._dominoes",
+        ["src/barbu_dd/_dominoes.pyx"],
         extra_compile_args=["-O3"],
     ),
 ]

@@ -23,7 +23,7 @@ from . import __version__
 from .cards import SUIT_SYMBOLS, Seat
 from .contracts import load_scale, make_game, parse_variants
 from .deal import Deal
-from .errors import BarbuError
+from .errors import BarbuError, ParseError
 from .pbn import BadBoard, read_pbn
 from .solver import Solver, parse_side
 from .settle import ScoreSheet, load_session, score_session
@@ -169,7 +169,7 @@ def score(
 FileArg = Annotated[Path, typer.Argument(help="A PBN file of one or more boards.", show_default=False)]
 ContractOpt = Annotated[str, typer.Option("--contract", "-c", help="Contract name or alias (barbu, no-queens, trumps, ...).")]
 TrumpOpt = Annotated[Optional[str], typer.Option("--trump", "-t", help="Trump suit S|H|D|C (Trumps), or NT in the bridge rule set.")]
-StartOpt = Annotated[Optional[str], typer.Option("--start", help="Dominoes starting rank (2..A).")]
+StartOpt = Annotated[Optional[str], typer.Option("--start", help="Dominoes starting rank (2..A), or 'best': the declarer's best rank (all 13 tried).")]
 DeclarerOpt = Annotated[Optional[str], typer.Option("--declarer", "-d", help="Declarer seat N|E|S|W (default: left of the PBN Dealer).")]
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set: classic, french or bridge.")]
 VariantOpt = Annotated[Optional[list[str]], typer.Option("--variant", "-V", help="A variant (repeatable): free-trumping, king-duty, low-aces, ace-replays, dealer-declares, other-scores.")]
@@ -226,7 +226,12 @@ def solve_cmd(
     """Solve every board of a PBN file double dummy: each seat's optimal score."""
     variants = sorted(parse_variants(variant or []))
     sc = load_scale(scale) if scale is not None else None
-    game = make_game(contract, rules=rules, variants=variants, scale=sc, trump=trump, start=start)
+    best = start is not None and start.strip().lower() == "best"
+    game = make_game(
+        contract, rules=rules, variants=variants, scale=sc, trump=trump, start=None if best else start
+    )
+    if best and game.contract.name != "dominoes":
+        raise ParseError(f"--start best is for dominoes, not {game.contract.name!r}")
     if side is not None:
         parse_side(side)
     if seats is not None:
@@ -241,7 +246,14 @@ def solve_cmd(
         board = item
         try:
             decl = board.declarer(variants, declarer)
-            sol = solver.solve(board.deal, game, declarer=decl, side=side, seats=seats)
+            choice = None
+            if best:
+                choice = solver.best_start(
+                    board.deal, decl, rules=rules, variants=variants, scale=sc
+                )
+                sol = choice.solution
+            else:
+                sol = solver.solve(board.deal, game, declarer=decl, side=side, seats=seats)
         except BarbuError as e:
             bad += 1
             err_console.print(f"error: {board.location}: {e}", markup=False, highlight=False, soft_wrap=True)
@@ -258,9 +270,13 @@ def solve_cmd(
             else:
                 rec["scores"] = d["scores"]
             rec.update(deal=d["deal"], leader=d["leader"], nodes=d["nodes"], seconds=d["seconds"])
+            if choice is not None:
+                c = choice.as_dict()
+                rec.update(best_starts=c["best_starts"], start_scores=c["start_scores"],
+                           nodes=c["nodes"], seconds=c["seconds"])
             typer.echo(json.dumps(rec, ensure_ascii=False))
             continue
-        title = f"{board.label.capitalize()}: {game.describe()}, declarer {decl.name}, {sol.leader.name} leads"
+        title = f"{board.label.capitalize()}: {sol.game.describe()}, declarer {decl.name}, {sol.leader.name} leads"
         res = Table(box=box.SIMPLE_HEAD, title=None)
         if side is not None:
             res.add_column("side")
@@ -274,7 +290,15 @@ def solve_cmd(
         outer = Table.grid(padding=(0, 4))
         outer.add_row(_diagram(board.deal), res)
         console.print(outer)
-        console.print(f"[dim]{sol.nodes:,} nodes, {sol.seconds * 1000:.1f} ms[/dim]\n")
+        nodes, secs = sol.nodes, sol.seconds
+        if choice is not None:
+            ranks = "  ".join(f"{r}: {_fmt(v)}" for r, v in choice.scores.items())
+            console.print(
+                f"Best start for {decl.name}: [bold]{choice.start}[/bold] "
+                f"({_fmt(choice.score)}); {escape(ranks)}"
+            )
+            nodes, secs = choice.nodes, choice.seconds
+        console.print(f"[dim]{nodes:,} nodes, {secs * 1000:.1f} ms[/dim]\n")
     if bad:
         raise typer.Exit(code=1)
 

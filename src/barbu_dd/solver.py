@@ -13,14 +13,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 
-from . import _core
-from .cards import Card, Seat, card_name, parse_seat
+from . import _core, _dominoes
+from .cards import Card, Rank, Seat, card_name, parse_seat
 from .contracts import Game, Scale, make_game
 from .deal import Deal
+from .dominoes import (
+    DEFAULT_DOMINO_TT_BYTES,
+    check_layout,
+    domino_hands,
+    possible_starts,
+    solve_dominoes,
+)
 from .errors import InvalidPositionError, ParseError, SolverError
 
 __all__ = [
@@ -29,6 +36,8 @@ __all__ = [
     "CardValue",
     "Solver",
     "solve",
+    "StartChoice",
+    "best_start",
     "card_values",
     "parse_side",
     "leader_for",
@@ -96,6 +105,36 @@ class CardValue:
         return card_name(self.card)
 
 
+@dataclass(frozen=True)
+class StartChoice:
+    """The declarer's best starting rank in Dominoes (all ranks tried).
+
+    ``scores`` maps each rank tried to the declarer's guaranteed points with it
+    (all 13 for a full deal; for an ending only the ranks its table allows);
+    ``best`` holds every rank reaching ``score``, ``start`` the first of them (in
+    rank order 2..A); ``solution`` solves all four seats with ``start``.
+    """
+
+    declarer: Seat
+    start: Rank
+    score: int
+    best: tuple[Rank, ...]
+    scores: dict[Rank, int]
+    solution: Solution
+    nodes: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict: the solution's record with the start and every rank's score."""
+        out = self.solution.as_dict()
+        out["declarer"] = self.declarer.name
+        out["best_starts"] = [str(r) for r in self.best]
+        out["start_scores"] = {str(r): v for r, v in self.scores.items()}
+        out["nodes"] = self.nodes
+        out["seconds"] = round(self.seconds, 6)
+        return out
+
+
 def parse_side(side: str | Iterable[Seat | int | str]) -> tuple[Seat, ...]:
     """Seats from ``'NS'``, ``'n+s'`` or an iterable of seats.
 
@@ -154,6 +193,9 @@ class Solver:
     def clear(self) -> None:
         """Forget every stored position."""
         self._core.clear()
+        dom: _dominoes.DominoSolver | None = getattr(self, "_dom", None)
+        if dom is not None:
+            dom.clear()
 
     def _load_game(self, game: Game) -> None:
         rid = (
@@ -276,6 +318,18 @@ class Solver:
         )
 
     # -- Dominoes and Réussite (issue 4) ------------------------------------------
+    def _domino_core(self) -> _dominoes.DominoSolver:
+        """The Dominoes search (its own table, made on first use)."""
+        core: _dominoes.DominoSolver | None = getattr(self, "_dom", None)
+        if core is None:
+            size = min(DEFAULT_DOMINO_TT_BYTES, max(self.tt_bytes, 1 << 20))
+            try:
+                core = _dominoes.DominoSolver(size)
+            except MemoryError:
+                raise SolverError(f"out of memory for a {size}-byte table") from None
+            self._dom = core
+        return core
+
     def _solve_dominoes(
         self,
         deal: Deal | str,
@@ -285,7 +339,62 @@ class Solver:
         seats: str | Iterable[Seat | int | str] | None,
         side: str | Iterable[Seat | int | str] | None,
     ) -> Solution:
-        raise SolverError(f"{game.contract.name}: the Dominoes search is not available yet")
+        if side is not None:
+            raise ParseError(
+                f"{game.contract.name}: no side solving in dominoes "
+                "(each seat plays for its own place)"
+            )
+        wanted = None if seats is None else parse_side(seats)
+        r = solve_dominoes(self._domino_core(), deal, game, declarer=declarer, seats=wanted)
+        return Solution(game, r.deal, r.mover, r.scores, None, None, r.nodes, r.seconds)
+
+    def best_start(
+        self,
+        deal: Deal | str,
+        declarer: Seat | int | str | None = None,
+        *,
+        rules: str = "classic",
+        variants: Iterable[str] = (),
+        scale: Scale | str | Path | None = None,
+    ) -> StartChoice:
+        """The declarer's best starting rank in Dominoes; see :func:`best_start`."""
+        vs = tuple(variants)
+        game = make_game("dominoes", rules=rules, variants=vs, scale=scale, start="2")
+        d, hands = domino_hands(deal)
+        if declarer is None:
+            if d.leader is None:
+                raise InvalidPositionError("no declarer given: the seat to move is not known")
+            declarer = d.leader
+        decl = parse_seat(declarer) if isinstance(declarer, str) else Seat(declarer)
+        starts = possible_starts(hands, game.low_aces)
+        if not starts:
+            check_layout(hands, game)  # raises, naming a broken suit
+        if not hands[decl]:
+            raise InvalidPositionError(f"the declarer, {decl.name}, has no cards (already out)")
+        t0 = time.perf_counter()
+        nodes = 0
+        by_rank: dict[Rank, int] = {}
+        for r in starts:
+            g = replace(game, start=r)
+            res = solve_dominoes(self._domino_core(), d, g, declarer=decl, seats=(decl,))
+            v = res.scores[decl]
+            assert v is not None
+            by_rank[r] = v
+            nodes += res.nodes
+        top = max(by_rank.values())
+        best = tuple(r for r in starts if by_rank[r] == top)
+        g = replace(game, start=best[0])
+        others = tuple(s for s in Seat if s != decl)
+        res = solve_dominoes(self._domino_core(), d, g, declarer=decl, seats=others)
+        scores = list(res.scores)
+        scores[decl] = top  # known already
+        nodes += res.nodes
+        secs = time.perf_counter() - t0
+        sol = Solution(
+            g, res.deal, res.mover, (scores[0], scores[1], scores[2], scores[3]), None, None,
+            nodes, secs,
+        )
+        return StartChoice(decl, best[0], top, best, by_rank, sol, nodes, secs)
 
     # -------------------------------------------------------------------------------
     def card_values(
@@ -421,3 +530,27 @@ def card_values(
         scale=scale,
     )
 
+
+
+def best_start(
+    deal: Deal | str,
+    declarer: Seat | int | str | None = None,
+    *,
+    rules: str = "classic",
+    variants: Iterable[str] = (),
+    scale: Scale | str | Path | None = None,
+) -> StartChoice:
+    """The declarer's best starting rank in Dominoes: every rank tried, the declarer's
+    guaranteed points with each, and all four seats solved with the best one.
+
+    The declarer starts (also with *dealer declares*: the dealer declares and starts).
+    Ties go to the lowest rank (2..A order); ``best`` lists them all.
+
+    :raises ParseError: for an unknown seat, variant or rule set.
+    :raises InvalidPositionError: for an impossible position, or a declarer with no cards.
+
+    >>> c = best_start("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432", "N")
+    >>> c.score, len(c.scores)
+    (45, 13)
+    """
+    return _solver().best_start(deal, declarer, rules=rules, variants=variants, scale=scale)
