@@ -5,6 +5,7 @@ from __future__ import annotations
 from .cards import Card, CardSet, Rank, Seat, Suit, card_name, parse_card
 from .contracts import Contract, Game, Scale, find_contract, load_scale, make_game
 from .deal import Deal, Trick
+from .solver import CardValue, Solution, Solver, best_start, card_values, solve
 from .errors import (
     BarbuError,
     IllegalPlayError,
@@ -19,6 +20,7 @@ __all__ = [
     "__version__",
     "BarbuError",
     "Card",
+    "CardValue",
     "CardSet",
     "Contract",
     "Deal",
@@ -29,12 +31,17 @@ __all__ = [
     "Rank",
     "Scale",
     "Seat",
+    "Solution",
+    "Solver",
     "SolverError",
     "Suit",
     "Trick",
+    "best_start",
     "card_name",
+    "card_values",
     "find_contract",
     "load_scale",
     "make_game",
     "parse_card",
+    "solve",
 ]
