@@ -602,7 +602,8 @@ cdef int quick_tricks(const Pos* p, const Rules* r, uint64_t* cards) noexcept no
 
     In each suit, the leader's cards that are the top cards left (no card of
     another hand above them) win in turn; in a plain suit under trumps, no more
-    rounds than the shortest holding of an opponent who has a trump."""
+    rounds than the shortest holding of an opponent who has a trump (or of any
+    other player with a trump, when trumping is compulsory)."""
     cdef int L = p.leader, s, o, b, k, q = 0, team = (p.side >> p.leader) & 1, ln
     cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
     cdef uint64_t mine = p.hand[L], got = 0, m
@@ -621,8 +622,11 @@ cdef int quick_tricks(const Pos* p, const Rules* r, uint64_t* cards) noexcept no
             m |= (<uint64_t>1) << (16 * s + b)
             x &= ~(<uint32_t>1 << b)
         if k and r.trump >= 0 and s != r.trump:
+            # an opponent may ruff once void; with trumping duties a team-mate must
+            # ruff too, and then the lead passes: either way the run stops there
             for o in range(4):
-                if ((p.side >> o) & 1) != team and (p.hand[o] & SUIT_MASK[r.trump]):
+                if o != L and (((p.side >> o) & 1) != team or r.trump_duties) \
+                        and (p.hand[o] & SUIT_MASK[r.trump]):
                     ln = __builtin_popcountll(p.hand[o] & SUIT_MASK[s])
                     if ln < k:
                         k = ln
