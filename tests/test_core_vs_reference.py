@@ -1,0 +1,434 @@
+"""The fast solver (:mod:`barbu_dd.solver`) against the slow reference (``tests/reference.py``).
+
+The solver is a black box here: its answers are compared with the exhaustive minimax
+of the reference, for every contract, rule set and duty variant (the *combos* below).
+
+- ``test_golden``: every position of ``data/reference_endings.json`` (endings of 3 to
+  5 cards a hand and mid-trick positions, solved once by the reference), all four
+  seats and the stored side values.  Regenerate the file with
+  ``PYTHONPATH=src:tests python tests/data/make_reference_data.py`` (about an hour).
+- ``test_golden_data_is_current``: a few stored positions a combo, solved again by
+  the live reference (a stale file fails here).
+- ``test_live_*``: random endings of 1 to 3 cards and mid-trick positions
+  (hypothesis, fixed examples): solver == reference, all four seats (mid-trick
+  positions on a solver with a tiny transposition table), and sides.
+- ``test_card_values_*``: :func:`barbu_dd.solver.card_values` (and
+  :meth:`Solver.card_values`) gives every legal card once, each card the reference
+  value after it (for the mover, another seat or a side), and the best of them for the
+  mover (the worst, if the mover is against the view) is the solve score.
+- ``test_slow_live_endings`` (``pytest -m slow``): 1,020 random endings of 3 to 5
+  cards and 170 mid-trick positions, duty-heavy, fixed seeds (about 20 minutes).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+import reference
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from reference import (
+    BIASES,
+    endings,
+    midtricks,
+    random_ending,
+    random_midtrick,
+    ref_trick_value,
+    ref_trick_values,
+)
+
+from barbu_dd.cards import Seat, Suit, card_name, parse_card
+from barbu_dd.contracts import Game, load_scale, make_game
+from barbu_dd.deal import Deal
+from barbu_dd.play import legal_cards, play_card, trick_number, trick_value
+from barbu_dd.solver import Solver, card_values, solve
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+GOLDEN_FILE = DATA_DIR / "reference_endings.json"
+
+Value = int | float | Fraction
+
+
+# -- the combos -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Combo:
+    """A contract in a rule set (written again here, and checked against the data file)."""
+
+    contract: str
+    rules: str = "classic"
+    variants: tuple[str, ...] = ()
+    trumps: tuple[str, ...] | None = None  # drawn from, one per position; "NT": none
+    scale: str | None = None  # a scale file in tests/data
+
+    def game(self, trump: str | None = None) -> Game:
+        return make_game(
+            self.contract,
+            rules=self.rules,
+            variants=self.variants,
+            trump=trump,
+            scale=None if self.scale is None else load_scale(DATA_DIR / self.scale),
+        )
+
+    def spec(self) -> dict[str, Any]:
+        return {
+            "contract": self.contract,
+            "rules": self.rules,
+            "variants": list(self.variants),
+            "trumps": None if self.trumps is None else list(self.trumps),
+            "scale": self.scale,
+        }
+
+
+SUITS4 = ("S", "H", "D", "C")
+
+COMBOS: dict[str, Combo] = {
+    "classic-no-tricks": Combo("no-tricks"),
+    "classic-no-hearts": Combo("no-hearts"),
+    "classic-no-queens": Combo("no-queens"),
+    "classic-barbu": Combo("barbu"),
+    "classic-no-last-two": Combo("no-last-two"),
+    "classic-trumps": Combo("trumps", trumps=SUITS4),
+    "classic-ravage": Combo("ravage"),
+    "classic-barbu-king-duty": Combo("barbu", variants=("king-duty",)),
+    "classic-trumps-free-trumping": Combo("trumps", variants=("free-trumping",), trumps=SUITS4),
+    "french-no-tricks": Combo("no-tricks", "french"),
+    "french-no-hearts": Combo("no-hearts", "french"),
+    "french-no-queens": Combo("no-queens", "french"),
+    "french-barbu": Combo("barbu", "french"),
+    "french-no-last-two": Combo("no-last-two", "french"),
+    "french-salad": Combo("salad", "french"),
+    "bridge-tricks": Combo("tricks", "bridge", trumps=(*SUITS4, "NT")),
+    "odd-scale-no-hearts": Combo("no-hearts", scale="odd_scale.toml"),
+}
+NAMES = list(COMBOS)
+
+
+# -- helpers ----------------------------------------------------------------------------
+
+
+def stored(v: int | str) -> Fraction:
+    """A stored value: a whole number or ``"a/b"``."""
+    return Fraction(v)
+
+
+def same(got: Value | None, want: Value) -> bool:
+    """Exact equality; the solver gives a non-whole Ravage City share as a float."""
+    if got is None:
+        return False
+    if isinstance(got, float):
+        return abs(got - float(want)) < 1e-9
+    return Fraction(got) == Fraction(want)
+
+
+def position(rec: dict[str, Any]) -> Deal:
+    """A stored position: the PBN deal, its leader and the trick in progress."""
+    d = Deal(rec["deal"], leader=rec["leader"])
+    d.trick.extend(parse_card(c) for c in rec["trick"])
+    return d
+
+
+def show(d: Deal, game: Game) -> str:
+    trick = " ".join(card_name(c) for c in d.trick)
+    assert d.leader is not None
+    rules = "/".join([game.rules, *sorted(game.variants)])
+    return f"{game.describe()} [{rules}] deal {d.to_pbn()!r} leader {d.leader.name}" + (
+        f" trick [{trick}]" if trick else ""
+    )
+
+
+def long_suit(trump: str | None, rng_suit: int) -> Suit:
+    """The long suit of the 'trumps' bias: the trump if there is one."""
+    return Suit(SUITS4.index(trump)) if trump in SUITS4 else Suit(rng_suit)
+
+
+#: A solver with a tiny transposition table (entries overwritten all the time).
+SMALL_TT = Solver(tt_bytes=1 << 12)
+
+
+def check_four(d: Deal, game: Game, solver: Solver | None = None) -> None:
+    """Solver == reference for the four seats."""
+    want = ref_trick_values(d, game)
+    got = (solver.solve if solver else solve)(d.copy(), game).scores
+    assert all(same(g, w) for g, w in zip(got, want, strict=True)), (
+        f"{show(d, game)}: solver {got}, reference {want}"
+    )
+
+
+# -- the golden file -------------------------------------------------------------------
+
+
+def _load() -> dict[str, Any]:
+    with GOLDEN_FILE.open(encoding="utf-8") as f:
+        return json.load(f)  # type: ignore[no-any-return]
+
+
+GOLDEN = _load()
+
+
+def test_golden_file_covers_every_combo() -> None:
+    assert list(GOLDEN["combos"]) == NAMES
+    for name, combo in COMBOS.items():
+        data = GOLDEN["combos"][name]
+        assert {k: v for k, v in data.items() if k != "positions"} == combo.spec(), name
+        ps = data["positions"]
+        sizes = [position(p).tricks_left for p in ps if p["kind"] == "ending"]
+        mids = [p for p in ps if p["kind"] == "midtrick"]
+        assert len(sizes) >= 100 and set(sizes) == {3, 4, 5}, name
+        assert len(mids) >= 20, name
+        assert all(1 <= len(p["trick"]) <= 3 for p in mids), name
+        assert sum(1 for p in ps if p.get("sides")) >= 4, name
+        if combo.trumps is not None:
+            assert {p["trump"] for p in ps} == set(combo.trumps), name
+
+
+# -- regressions ------------------------------------------------------------------
+
+
+def test_forced_ruff_minimal_reference() -> None:
+    """Trumps (spades), W to lead: W must lead a heart; N, void in hearts, must ruff with
+    the SQ and wins trick 12 (E and S, with no trump, discard: S keeps the DJ); N must
+    lead the D2, E has only D5 D3 and W only hearts: S's DJ wins trick 13.  So S can
+    make one trick (+5), and N one.  With free trumping N discards the D2 instead, W
+    wins trick 12 and N ruffs trick 13: S makes nothing."""
+    d = Deal("N:Q..2. ..53. ..J.Q .62..", leader="W")
+    assert ref_trick_values(d, make_game("trumps", trump="S")) == (5, 0, 5, 0)
+    free = make_game("trumps", trump="S", variants=["free-trumping"])
+    assert ref_trick_values(d, free) == (5, 0, 0, 0)
+    assert solve(d.copy(), free).scores == (5, 0, 0, 0)
+
+
+def test_forced_ruff_minimal_solver() -> None:
+    """Regression (found by this file): the solver's quick tricks let W cash both hearts,
+    but N, void in hearts, must ruff the first and then has the lead."""
+    d = Deal("N:Q..2. ..53. ..J.Q .62..", leader="W")
+    assert solve(d.copy(), make_game("trumps", trump="S")).scores == (5, 0, 5, 0)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_golden(name: str) -> None:
+    """The solver reproduces every stored value: four seats and the sides."""
+    combo = COMBOS[name]
+    games: dict[str | None, Game] = {}
+    bad: list[str] = []
+    n = 0
+    for i, rec in enumerate(GOLDEN["combos"][name]["positions"]):
+        trump = rec.get("trump")
+        game = games.setdefault(trump, combo.game(trump))
+        d = position(rec)
+        want = [stored(v) for v in rec["values"]]
+        got = solve(d, game).scores
+        n += 4
+        if not all(same(g, w) for g, w in zip(got, want, strict=True)):
+            bad.append(f"#{i} {show(d, game)}: solver {got}, reference {rec['values']}")
+        for side, v in rec.get("sides", {}).items():
+            n += 1
+            sv = solve(d, game, side=side).value
+            if not same(sv, stored(v)):
+                bad.append(f"#{i} {show(d, game)} side {side}: solver {sv}, reference {v}")
+    assert not bad, f"{len(bad)} mismatches:\n" + "\n".join(bad[:25])
+    assert n >= 400
+
+
+def _recheck_picks(ps: list[dict[str, Any]]) -> list[int]:
+    """Three cheap stored positions: the first ending and the first mid-trick position
+    (both with sides), and the last ending of 3 cards."""
+    first_end = next(i for i, p in enumerate(ps) if p["kind"] == "ending")
+    first_mid = next(i for i, p in enumerate(ps) if p["kind"] == "midtrick")
+    last3 = max(
+        i for i, p in enumerate(ps) if p["kind"] == "ending" and position(p).tricks_left == 3
+    )
+    return [first_end, first_mid, last3]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_golden_data_is_current(name: str) -> None:
+    """A few stored positions, solved again with the live reference."""
+    combo = COMBOS[name]
+    ps = GOLDEN["combos"][name]["positions"]
+    for i in _recheck_picks(ps):
+        rec = ps[i]
+        game = combo.game(rec.get("trump"))
+        d = position(rec)
+        assert list(ref_trick_values(d, game)) == [stored(v) for v in rec["values"]], (
+            f"stale #{i}: {show(d, game)}"
+        )
+        for side, v in rec.get("sides", {}).items():
+            seats = {Seat[ch] for ch in side}
+            assert ref_trick_value(d, game, seats) == stored(v), f"stale #{i} side {side}"
+
+
+# -- live random positions (hypothesis) ------------------------------------------------
+
+LIVE = settings(
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+def live_positions(
+    combo: Combo, *, mid: bool, min_cards: int = 1, max_cards: int = 3
+) -> st.SearchStrategy[tuple[Game, Deal]]:
+    """A game of the combo (a random trump if it has one) and a random duty-heavy position
+    (mid-trick: 0 to 3 legal cards of the current trick played)."""
+
+    @st.composite
+    def strat(draw: st.DrawFn) -> tuple[Game, Deal]:
+        trump = draw(st.sampled_from(combo.trumps or (None,)))
+        bias = draw(st.sampled_from(BIASES))
+        suit = long_suit(trump, draw(st.integers(0, 3)))
+        game = combo.game(trump)
+        if mid:
+            d = draw(midtricks(min_cards, max_cards, game=game, bias=bias, trump=suit))
+        else:
+            d = draw(endings(min_cards, max_cards, bias=bias, trump=suit))
+        return game, d
+
+    return strat()
+
+
+@pytest.mark.parametrize("name", NAMES)
+@LIVE
+@given(data=st.data())
+def test_live_endings(name: str, data: st.DataObject) -> None:
+    game, d = data.draw(live_positions(COMBOS[name], mid=False), label="position")
+    check_four(d, game)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@LIVE
+@given(data=st.data())
+def test_live_midtricks(name: str, data: st.DataObject) -> None:
+    game, d = data.draw(live_positions(COMBOS[name], mid=True), label="position")
+    check_four(d, game, SMALL_TT)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(LIVE, max_examples=12)
+@given(data=st.data())
+def test_live_sides(name: str, data: st.DataObject) -> None:
+    """A side of 2 or 3 seats against the rest."""
+    game, d = data.draw(live_positions(COMBOS[name], mid=True), label="position")
+    side = data.draw(st.sets(st.sampled_from(list(Seat)), min_size=2, max_size=3), label="side")
+    want = ref_trick_value(d, game, side)
+    got = solve(d.copy(), game, side=sorted(side)).value
+    assert same(got, want), f"{show(d, game)} side {sorted(side)}: solver {got}, reference {want}"
+
+
+# -- card values -------------------------------------------------------------------------
+
+
+def ref_value_after(d: Deal, game: Game, card: int, side: Iterable[int]) -> Value:
+    """The reference value of ``side`` after ``card`` is played, the points of a trick it
+    completes included."""
+    sd = frozenset(Seat(s) for s in side)
+    child = d.copy()
+    number = trick_number(child)
+    t = play_card(child, game, card)
+    if game.kind == "ravage":
+        # Not additive: the cards of the trick just won count in the final shares.
+        won = [[0, 0, 0, 0] for _ in range(4)]
+        if t is not None:
+            for c in t.cards:
+                won[t.winner][c >> 4] += 1
+        w = tuple((r[0], r[1], r[2], r[3]) for r in won)
+        return reference._whole(reference._ravage(child, game, sd, w, {}))
+    done = trick_value(game, t.cards, number) if t is not None and t.winner in sd else 0
+    return done + ref_trick_value(child, game, sd)
+
+
+def check_card_values(
+    d: Deal, game: Game, view: tuple[Seat, ...], solver: Solver | None = None
+) -> None:
+    where = f"{show(d, game)} view {''.join(s.name for s in view)}"
+    values_of = solver.card_values if solver else card_values
+    if len(view) == 1:
+        cvs = values_of(d.copy(), game, seat=view[0])
+    else:
+        cvs = values_of(d.copy(), game, side=view)
+    cards = [c for cv in cvs for c in (cv.card, *cv.equals)]
+    assert sorted(cards) == sorted(legal_cards(d, game)), f"{where}: cards {cvs}"
+    for cv in cvs:
+        for c in (cv.card, *cv.equals):
+            want = ref_value_after(d, game, c, view)
+            assert same(cv.value, want), (
+                f"{where}: card {card_name(c)} (in {cv.name}'s group) "
+                f"solver {cv.value}, reference {want}"
+            )
+    values = [cv.value for cv in cvs]
+    best = max(values) if d.to_move in view else min(values)
+    if len(view) == 1:
+        score = solve(d.copy(), game, seats=view).scores[view[0]]
+    else:
+        score = solve(d.copy(), game, side=view).value
+    assert score is not None and same(best, score), f"{where}: best card {best}, solve {score}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(LIVE, max_examples=20)
+@given(data=st.data())
+def test_card_values_match_reference(name: str, data: st.DataObject) -> None:
+    """Each legal card's value for the mover is the reference's value after it."""
+    mid = data.draw(st.booleans(), label="mid")
+    game, d = data.draw(live_positions(COMBOS[name], mid=mid), label="position")
+    check_card_values(d, game, (d.to_move,))
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(LIVE, max_examples=10)
+@given(data=st.data())
+def test_card_values_other_views(name: str, data: st.DataObject) -> None:
+    """Another seat's or a side's view of the mover's cards (the worst card for it when
+    the mover is against it)."""
+    game, d = data.draw(live_positions(COMBOS[name], mid=True), label="position")
+    view = data.draw(
+        st.sets(st.sampled_from(list(Seat)), min_size=1, max_size=2).map(
+            lambda s: tuple(sorted(s))
+        ),
+        label="view",
+    )
+    check_card_values(d, game, view, SMALL_TT)
+
+
+# -- the long sweep -----------------------------------------------------------------------
+
+#: Endings a combo in the slow sweep, by cards a hand (60 a combo, 1,020 in all), and
+#: mid-trick positions of 3 or 4 cards (10 a combo).
+SLOW_ENDINGS = {3: 46, 4: 12, 5: 2}
+SLOW_MIDTRICKS = 10
+SLOW_BIASES = ("hearts", "queens", "kh", "trumps", "short", "duties", None, "duties", "hearts")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_slow_live_endings(name: str) -> None:
+    """Run with ``pytest -m slow``: duty-heavy endings of 3 to 5 cards, fixed seeds."""
+    combo = COMBOS[name]
+    rng = random.Random(f"slow-sweep:{name}")
+    jobs = [("ending", n) for n, k in SLOW_ENDINGS.items() for _ in range(k)]
+    jobs += [("midtrick", 3 + i % 2) for i in range(SLOW_MIDTRICKS)]
+    bad: list[str] = []
+    for kind, n in jobs:
+        trump = rng.choice(combo.trumps or (None,))
+        bias = rng.choice(SLOW_BIASES)
+        suit = long_suit(trump, rng.randrange(4))
+        game = combo.game(trump)
+        if kind == "ending":
+            d = random_ending(rng, n, bias=bias, trump=suit)
+        else:
+            d = random_midtrick(rng, n, rng.randint(1, 3), game=game, bias=bias, trump=suit)
+        want = ref_trick_values(d, game)
+        got = solve(d.copy(), game).scores
+        if not all(same(g, w) for g, w in zip(got, want, strict=True)):
+            bad.append(f"{show(d, game)}: solver {got}, reference {want}")
+    assert not bad, f"{len(bad)} mismatches:\n" + "\n".join(bad[:25])
