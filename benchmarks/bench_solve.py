@@ -41,4 +41,7 @@ def test_solve_one_seat(benchmark, contract: str, rules: str, trump: str | None)
         results.append(solver.solve(deal, game, declarer="N", seats="N").scores[0])
 
     benchmark.pedantic(run, setup=setup, rounds=len(BENCH_DEALS), iterations=1)
-    assert all(isinstance(v, int) and game.scoring.trick_total() <= v <= max(0, game.total) for v in results)
+    assert all(
+        isinstance(v, int) and game.scoring.trick_total() <= v <= max(0, game.total)
+        for v in results
+    )

@@ -48,7 +48,17 @@ def test_solve_json_matches_api() -> None:
 
 def test_solve_side_and_bridge() -> None:
     code, out, _ = run(
-        "solve", ENDING, "--rules", "bridge", "-c", "tricks", "--trump", "NT", "--side", "NS", "--json"
+        "solve",
+        ENDING,
+        "--rules",
+        "bridge",
+        "-c",
+        "tricks",
+        "--trump",
+        "NT",
+        "--side",
+        "NS",
+        "--json",
     )
     assert code == 0
     rec = json.loads(out.splitlines()[0])
@@ -57,8 +67,17 @@ def test_solve_side_and_bridge() -> None:
 
 def test_solve_options() -> None:
     code, out, _ = run(
-        "solve", ENDING, "-c", "trumps", "--trump", "h", "--declarer", "S",
-        "--variant", "free-trumping", "--json",
+        "solve",
+        ENDING,
+        "-c",
+        "trumps",
+        "--trump",
+        "h",
+        "--declarer",
+        "S",
+        "--variant",
+        "free-trumping",
+        "--json",
     )
     assert code == 0
     rec = json.loads(out.splitlines()[0])
@@ -67,7 +86,7 @@ def test_solve_options() -> None:
 
 def test_solve_scale_file(tmp_path: Path) -> None:
     f = tmp_path / "s.toml"
-    f.write_text('[contracts.barbu]\ncards = { HK = -100 }\n', encoding="utf-8")
+    f.write_text("[contracts.barbu]\ncards = { HK = -100 }\n", encoding="utf-8")
     code, out, _ = run("solve", ENDING, "-c", "barbu", "--scale", str(f), "--json")
     assert code == 0
     scores = json.loads(out.splitlines()[0])["scores"]

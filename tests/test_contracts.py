@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from barbu_dd.cards import HA, HK, HQ, SQ, S2, Rank, Suit
+from barbu_dd.cards import HA, HK, HQ, S2, SQ, Rank, Suit
 from barbu_dd.contracts import (
     contracts_of,
     default_scale,
@@ -48,14 +48,22 @@ class TestNames:
 
     def test_rule_sets(self) -> None:
         assert [c.name for c in contracts_of("classic")] == [
-            "no-tricks", "no-hearts", "no-queens", "barbu", "no-last-two", "trumps", "dominoes",
+            "no-tricks",
+            "no-hearts",
+            "no-queens",
+            "barbu",
+            "no-last-two",
+            "trumps",
+            "dominoes",
         ]
         assert "ravage" in [c.name for c in contracts_of("classic", ["ravage-city"])]
         assert [c.name for c in contracts_of("bridge")] == ["tricks"]
 
     def test_variants(self) -> None:
         assert parse_variants(["free trumping", "Low_Aces", "ace-replay"]) == {
-            "free-trumping", "low-aces", "ace-replays",
+            "free-trumping",
+            "low-aces",
+            "ace-replays",
         }
         with pytest.raises(ParseError, match="unknown variant: 'jokers'"):
             parse_variants(["jokers"])
@@ -63,7 +71,10 @@ class TestNames:
 
 class TestGames:
     def test_classic_session_sums_to_zero(self) -> None:
-        totals = [make_game(c.name, trump="S" if c.needs_trump else None).total for c in contracts_of("classic")]
+        totals = [
+            make_game(c.name, trump="S" if c.needs_trump else None).total
+            for c in contracts_of("classic")
+        ]
         assert totals == [-26, -30, -24, -20, -30, 65, 65]
         assert sum(totals) == 0
 
@@ -72,17 +83,29 @@ class TestGames:
         g = make_game("barbu", variants=vs)
         assert g.card_points[HK] == -15
         assert make_game("dominoes", variants=vs).places == (40, 20, 10, -10)
-        games = [make_game(c.name, variants=vs, trump="S" if c.needs_trump else None) for c in contracts_of("classic")]
+        games = [
+            make_game(c.name, variants=vs, trump="S" if c.needs_trump else None)
+            for c in contracts_of("classic")
+        ]
         assert sum(g.total for g in games) == 0
 
     def test_french_scale(self) -> None:
         assert [make_game(c.name, rules="french").total for c in contracts_of("french")] == [
-            -130, -130, -80, -80, -80, -500, 65,
+            -130,
+            -130,
+            -80,
+            -80,
+            -80,
+            -500,
+            65,
         ]
 
     def test_salad_is_the_sum_of_five(self) -> None:
         salad = make_game("salad", rules="french")
-        parts = [make_game(n, rules="french") for n in ("no-tricks", "no-hearts", "no-queens", "barbu", "no-last-two")]
+        parts = [
+            make_game(n, rules="french")
+            for n in ("no-tricks", "no-hearts", "no-queens", "barbu", "no-last-two")
+        ]
         assert salad.card_points == tuple(sum(p.card_points[i] for p in parts) for i in range(64))
         assert salad.trick_points == tuple(sum(p.trick_points[i] for p in parts) for i in range(13))
         # a Queen of Hearts in the second-to-last trick: a trick, a heart, a queen, trick 12
@@ -133,7 +156,7 @@ class TestScaleFiles:
         f.write_text(
             'name = "house"\nrules = "classic"\n'
             "[contracts.no-hearts]\n"
-            'cards = { hearts = -1, HA = -5, queens = -3 }\n'
+            "cards = { hearts = -1, HA = -5, queens = -3 }\n"
             "per_trick = -1\n"
             'trick = { "13" = -4 }\n'
             "[contracts.dominoes]\nplaces = [50, 25, 0, -10]\n",
@@ -157,7 +180,7 @@ class TestScaleFiles:
             ("[contracts.no-jacks]\nper_trick = 1\n", "unknown contract: 'no-jacks'"),
             ("[contracts.barbu]\ncards = { XZ = -1 }\n", "'XZ' is not a card, suit, rank or 'all'"),
             ("[contracts.barbu]\nper_trick = 'a lot'\n", "expected a whole number"),
-            ("[contracts.barbu]\ntrick = { \"14\" = -1 }\n", "trick number '14' is not 1..13"),
+            ('[contracts.barbu]\ntrick = { "14" = -1 }\n', "trick number '14' is not 1..13"),
             ("[contracts.dominoes]\nplaces = [1, 2]\n", "must be a list of 4 numbers"),
             ("[contracts.barbu]\ncolour = 1\n", "unknown key 'colour'"),
             ("[contracts.salad]\ncombine = ['no-queens']\n", "defined nowhere before it"),

@@ -325,8 +325,20 @@ def test_cli_dominoes_json(pbn_file: Path) -> None:
 def test_cli_dominoes_text_and_variants(pbn_file: Path) -> None:
     r = _runner().invoke(
         app,
-        ["solve", str(pbn_file), "-c", "dominoes", "--start", "5", "-V", "low-aces",
-         "-V", "ace-replays", "--declarer", "S"],
+        [
+            "solve",
+            str(pbn_file),
+            "-c",
+            "dominoes",
+            "--start",
+            "5",
+            "-V",
+            "low-aces",
+            "-V",
+            "ace-replays",
+            "--declarer",
+            "S",
+        ],
     )
     assert r.exit_code == 0, r.output
     assert "Dominoes from the 5" in r.output and "declarer S" in r.output

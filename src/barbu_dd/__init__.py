@@ -5,7 +5,6 @@ from __future__ import annotations
 from .cards import Card, CardSet, Rank, Seat, Suit, card_name, parse_card
 from .contracts import Contract, Game, Scale, find_contract, load_scale, make_game
 from .deal import Deal, Trick
-from .solver import CardValue, Solution, Solver, best_start, card_values, solve
 from .errors import (
     BarbuError,
     IllegalPlayError,
@@ -13,6 +12,7 @@ from .errors import (
     ParseError,
     SolverError,
 )
+from .solver import CardValue, Solution, Solver, best_start, card_values, solve
 
 __version__ = "0.1.0"
 

@@ -11,7 +11,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Optional, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich import box
@@ -25,8 +25,8 @@ from .contracts import load_scale, make_game, parse_variants
 from .deal import Deal
 from .errors import BarbuError, ParseError
 from .pbn import BadBoard, read_pbn
-from .solver import Solver, parse_side
 from .settle import ScoreSheet, load_session, score_session
+from .solver import Solver, parse_side
 
 __all__ = ["app", "main"]
 
@@ -77,7 +77,9 @@ def _version(value: bool) -> None:
 def _root(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit."),
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Show the version and exit."
+        ),
     ] = False,
 ) -> None:
     """Double-dummy solver and hand analyser for the card game Barbu."""
@@ -166,17 +168,56 @@ def score(
 
 # -- solve / show -----------------------------------------------------------------
 
-FileArg = Annotated[Path, typer.Argument(help="A PBN file of one or more boards.", show_default=False)]
-ContractOpt = Annotated[str, typer.Option("--contract", "-c", help="Contract name or alias (barbu, no-queens, trumps, ...).")]
-TrumpOpt = Annotated[Optional[str], typer.Option("--trump", "-t", help="Trump suit S|H|D|C (Trumps), or NT in the bridge rule set.")]
-StartOpt = Annotated[Optional[str], typer.Option("--start", help="Dominoes starting rank (2..A), or 'best': the declarer's best rank (all 13 tried).")]
-DeclarerOpt = Annotated[Optional[str], typer.Option("--declarer", "-d", help="Declarer seat N|E|S|W (default: left of the PBN Dealer).")]
-RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set: classic, french or bridge.")]
-VariantOpt = Annotated[Optional[list[str]], typer.Option("--variant", "-V", help="A variant (repeatable): free-trumping, king-duty, low-aces, ace-replays, dealer-declares, other-scores.")]
-ScaleOpt = Annotated[Optional[Path], typer.Option("--scale", help="A scale file (TOML) instead of the rule set's default.")]
-SideOpt = Annotated[Optional[str], typer.Option("--side", help="Solve for a side of seats together, e.g. NS.")]
+FileArg = Annotated[
+    Path, typer.Argument(help="A PBN file of one or more boards.", show_default=False)
+]
+ContractOpt = Annotated[
+    str,
+    typer.Option(
+        "--contract", "-c", help="Contract name or alias (barbu, no-queens, trumps, ...)."
+    ),
+]
+TrumpOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--trump", "-t", help="Trump suit S|H|D|C (Trumps), or NT in the bridge rule set."
+    ),
+]
+StartOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--start",
+        help="Dominoes starting rank (2..A), or 'best': the declarer's best rank (all 13 tried).",
+    ),
+]
+DeclarerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--declarer", "-d", help="Declarer seat N|E|S|W (default: left of the PBN Dealer)."
+    ),
+]
+RulesOpt = Annotated[
+    str, typer.Option("--rules", "-r", help="Rule set: classic, french or bridge.")
+]
+VariantOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--variant",
+        "-V",
+        help="A variant (repeatable): free-trumping, king-duty, low-aces, ace-replays, dealer-declares, other-scores.",
+    ),
+]
+ScaleOpt = Annotated[
+    Path | None,
+    typer.Option("--scale", help="A scale file (TOML) instead of the rule set's default."),
+]
+SideOpt = Annotated[
+    str | None, typer.Option("--side", help="Solve for a side of seats together, e.g. NS.")
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object per line per board.")]
-SeatsOpt = Annotated[Optional[str], typer.Option("--seats", help="Only these seats, e.g. N or NE (default: all four).")]
+SeatsOpt = Annotated[
+    str | None, typer.Option("--seats", help="Only these seats, e.g. N or NE (default: all four).")
+]
 
 
 def _diagram(deal: Deal) -> Table:
@@ -228,7 +269,12 @@ def solve_cmd(
     sc = load_scale(scale) if scale is not None else None
     best = start is not None and start.strip().lower() == "best"
     game = make_game(
-        contract, rules=rules, variants=variants, scale=sc, trump=trump, start=None if best else start
+        contract,
+        rules=rules,
+        variants=variants,
+        scale=sc,
+        trump=trump,
+        start=None if best else start,
     )
     if best and game.contract.name != "dominoes":
         raise ParseError(f"--start best is for dominoes, not {game.contract.name!r}")
@@ -241,7 +287,9 @@ def solve_cmd(
     for item in read_pbn(file, errors="yield"):
         if isinstance(item, BadBoard):
             bad += 1
-            err_console.print(f"error: {item.reason}", markup=False, highlight=False, soft_wrap=True)
+            err_console.print(
+                f"error: {item.reason}", markup=False, highlight=False, soft_wrap=True
+            )
             continue
         board = item
         try:
@@ -256,14 +304,20 @@ def solve_cmd(
                 sol = solver.solve(board.deal, game, declarer=decl, side=side, seats=seats)
         except BarbuError as e:
             bad += 1
-            err_console.print(f"error: {board.location}: {e}", markup=False, highlight=False, soft_wrap=True)
+            err_console.print(
+                f"error: {board.location}: {e}", markup=False, highlight=False, soft_wrap=True
+            )
             continue
         if json_out:
             rec: dict[str, object] = {"board": board.tags.get("Board", board.number)}
             d = sol.as_dict()
             rec.update(
-                contract=d["contract"], trump=d["trump"], start=d["start"], declarer=decl.name,
-                rules=d["rules"], variants=d["variants"],
+                contract=d["contract"],
+                trump=d["trump"],
+                start=d["start"],
+                declarer=decl.name,
+                rules=d["rules"],
+                variants=d["variants"],
             )
             if side is not None:
                 rec.update(side=d["side"], value=d["value"])
@@ -272,8 +326,12 @@ def solve_cmd(
             rec.update(deal=d["deal"], leader=d["leader"], nodes=d["nodes"], seconds=d["seconds"])
             if choice is not None:
                 c = choice.as_dict()
-                rec.update(best_starts=c["best_starts"], start_scores=c["start_scores"],
-                           nodes=c["nodes"], seconds=c["seconds"])
+                rec.update(
+                    best_starts=c["best_starts"],
+                    start_scores=c["start_scores"],
+                    nodes=c["nodes"],
+                    seconds=c["seconds"],
+                )
             typer.echo(json.dumps(rec, ensure_ascii=False))
             continue
         title = f"{board.label.capitalize()}: {sol.game.describe()}, declarer {decl.name}, {sol.leader.name} leads"
@@ -311,7 +369,9 @@ def show_cmd(file: FileArg) -> None:
     for item in read_pbn(file, errors="yield"):
         if isinstance(item, BadBoard):
             bad += 1
-            err_console.print(f"error: {item.reason}", markup=False, highlight=False, soft_wrap=True)
+            err_console.print(
+                f"error: {item.reason}", markup=False, highlight=False, soft_wrap=True
+            )
             continue
         tags = ", ".join(f"{k} {v}" for k, v in item.tags.items() if k != "Deal")
         console.print(f"[bold]{escape(item.label.capitalize())}[/bold]  {escape(tags)}")

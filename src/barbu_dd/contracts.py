@@ -112,16 +112,69 @@ def _c(
 
 
 CONTRACTS: tuple[Contract, ...] = (
-    _c("no-tricks", "No Tricks", "tricks", ("classic", "french"), ("no-trick", "plis", "pas-de-plis")),
-    _c("no-hearts", "No Hearts", "tricks", ("classic", "french"), ("hearts", "no-heart", "coeurs", "pas-de-coeurs")),
-    _c("no-queens", "No Queens", "tricks", ("classic", "french"), ("queens", "no-queen", "no-ladies", "dames", "pas-de-dames")),
-    _c("barbu", "Barbu (No King of Hearts)", "tricks", ("classic", "french"), ("no-king", "no-king-of-hearts", "king-of-hearts", "kh", "roi-de-coeur")),
-    _c("no-last-two", "No Last Two", "tricks", ("classic", "french"), ("last-two", "no-last-2", "last-2", "deux-derniers", "dernier-pli")),
-    _c("trumps", "Trumps", "tricks", ("classic",), ("trump", "atout", "atouts"), needs_trump=True, positive=True),
-    _c("dominoes", "Dominoes", "dominoes", ("classic",), ("domino", "dominos", "fan-tan"), needs_start=True, positive=True),
+    _c(
+        "no-tricks",
+        "No Tricks",
+        "tricks",
+        ("classic", "french"),
+        ("no-trick", "plis", "pas-de-plis"),
+    ),
+    _c(
+        "no-hearts",
+        "No Hearts",
+        "tricks",
+        ("classic", "french"),
+        ("hearts", "no-heart", "coeurs", "pas-de-coeurs"),
+    ),
+    _c(
+        "no-queens",
+        "No Queens",
+        "tricks",
+        ("classic", "french"),
+        ("queens", "no-queen", "no-ladies", "dames", "pas-de-dames"),
+    ),
+    _c(
+        "barbu",
+        "Barbu (No King of Hearts)",
+        "tricks",
+        ("classic", "french"),
+        ("no-king", "no-king-of-hearts", "king-of-hearts", "kh", "roi-de-coeur"),
+    ),
+    _c(
+        "no-last-two",
+        "No Last Two",
+        "tricks",
+        ("classic", "french"),
+        ("last-two", "no-last-2", "last-2", "deux-derniers", "dernier-pli"),
+    ),
+    _c(
+        "trumps",
+        "Trumps",
+        "tricks",
+        ("classic",),
+        ("trump", "atout", "atouts"),
+        needs_trump=True,
+        positive=True,
+    ),
+    _c(
+        "dominoes",
+        "Dominoes",
+        "dominoes",
+        ("classic",),
+        ("domino", "dominos", "fan-tan"),
+        needs_start=True,
+        positive=True,
+    ),
     _c("ravage", "Ravage City", "ravage", ("classic",), ("ravage-city",)),
     _c("salad", "Salad", "tricks", ("french",), ("salade", "french-salad")),
-    _c("reussite", "Réussite", "dominoes", ("french",), ("reussite", "réussite", "patience"), positive=True),
+    _c(
+        "reussite",
+        "Réussite",
+        "dominoes",
+        ("french",),
+        ("reussite", "réussite", "patience"),
+        positive=True,
+    ),
     _c("tricks", "Tricks (bridge double dummy)", "tricks", ("bridge",), ("bridge",), positive=True),
 )
 _BY_NAME: dict[str, Contract] = {}
@@ -259,8 +312,19 @@ class Scale:
 
 
 _RANK_GROUPS = {
-    "twos": 0, "threes": 1, "fours": 2, "fives": 3, "sixes": 4, "sevens": 5, "eights": 6,
-    "nines": 7, "tens": 8, "jacks": 9, "queens": 10, "kings": 11, "aces": 12,
+    "twos": 0,
+    "threes": 1,
+    "fours": 2,
+    "fives": 3,
+    "sixes": 4,
+    "sevens": 5,
+    "eights": 6,
+    "nines": 7,
+    "tens": 8,
+    "jacks": 9,
+    "queens": 10,
+    "kings": 11,
+    "aces": 12,
 }
 _SUIT_GROUPS = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
 
@@ -271,7 +335,9 @@ def _int(value: Any, where: str) -> int:
     return value
 
 
-def _contract_scale(name: str, table: Any, done: dict[str, ContractScale], where: str) -> ContractScale:
+def _contract_scale(
+    name: str, table: Any, done: dict[str, ContractScale], where: str
+) -> ContractScale:
     if not isinstance(table, dict):
         raise ParseError(f"{where}: [contracts.{name}] must be a table")
     known = {"per_trick", "trick", "cards", "places", "penalty", "combine"}
@@ -286,7 +352,9 @@ def _contract_scale(name: str, table: Any, done: dict[str, ContractScale], where
         for p in parts:
             pname = find_contract(str(p)).name
             if pname not in done:
-                raise ParseError(f"{where}: [contracts.{name}] combines {p!r}, defined nowhere before it")
+                raise ParseError(
+                    f"{where}: [contracts.{name}] combines {p!r}, defined nowhere before it"
+                )
             total = total + done[pname]
     cards = [0] * 64
     if "cards" in table:
@@ -507,8 +575,14 @@ def make_game(
         sc = Scale(sc.name, sc.rules, {**default_scale(r, vs).contracts, **sc.contracts})
     scoring = sc.of(c.name)
     tr: Suit | None = None
-    if trump is not None and not (isinstance(trump, str) and normalize_name(trump) in ("nt", "n", "none", "")):
-        tr = trump if isinstance(trump, Suit) else (parse_suit(trump) if isinstance(trump, str) else Suit(trump))
+    if trump is not None and not (
+        isinstance(trump, str) and normalize_name(trump) in ("nt", "n", "none", "")
+    ):
+        tr = (
+            trump
+            if isinstance(trump, Suit)
+            else (parse_suit(trump) if isinstance(trump, str) else Suit(trump))
+        )
     if c.needs_trump and tr is None:
         raise ParseError(f"contract {c.name!r} needs a trump suit (--trump S|H|D|C)")
     if tr is not None and c.name not in ("trumps", "tricks"):
@@ -538,4 +612,3 @@ def _rank(value: Rank | int | str) -> Rank:
     if isinstance(value, str):
         return parse_rank(value)
     return Rank(value)
-

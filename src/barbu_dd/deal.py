@@ -234,7 +234,9 @@ class Deal:
         both = seen & played
         if both:
             c = (both & -both).bit_length() - 1
-            raise InvalidPositionError(f"card {CARD_NAMES[c]} is both held and in the trick or played")
+            raise InvalidPositionError(
+                f"card {CARD_NAMES[c]} is both held and in the trick or played"
+            )
         unknown = [Seat(s) for s in range(4) if self._hands[s] is None]
         if full:
             if unknown:

@@ -183,7 +183,12 @@ def solve_dominoes(
     mover = first_mover(hands, decl)
     t0 = time.perf_counter()
     code, detail, values, nodes = core.solve_position(
-        list(hands), int(mover), start, game.low_aces, game.ace_replays, list(game.places),
+        list(hands),
+        int(mover),
+        start,
+        game.low_aces,
+        game.ace_replays,
+        list(game.places),
         _seat_mask(seats),
     )
     secs = time.perf_counter() - t0

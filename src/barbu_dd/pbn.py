@@ -931,4 +931,3 @@ def make_board(
     out["Deal"] = d.to_pbn()
     out.update((k, v) for k, v in tags.items() if k not in out)
     return Board(out, d, number, seat)
-

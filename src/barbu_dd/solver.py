@@ -227,7 +227,9 @@ class Solver:
         d = d.complete()
         for s in Seat:
             if not d.is_known(s):
-                raise InvalidPositionError(f"the hand of {s.name} is unknown: the solver needs all four")
+                raise InvalidPositionError(
+                    f"the hand of {s.name} is unknown: the solver needs all four"
+                )
         if d.trick:
             if d.leader is None:
                 raise InvalidPositionError("a trick is in progress but its leader is not set")
@@ -282,7 +284,9 @@ class Solver:
         game = (
             contract
             if isinstance(contract, Game)
-            else make_game(contract, rules=rules, variants=variants, scale=scale, trump=trump, start=start)
+            else make_game(
+                contract, rules=rules, variants=variants, scale=scale, trump=trump, start=start
+            )
         )
         if game.kind == "dominoes":
             return self._solve_dominoes(deal, game, declarer=declarer, seats=seats, side=side)
@@ -391,8 +395,14 @@ class Solver:
         nodes += res.nodes
         secs = time.perf_counter() - t0
         sol = Solution(
-            g, res.deal, res.mover, (scores[0], scores[1], scores[2], scores[3]), None, None,
-            nodes, secs,
+            g,
+            res.deal,
+            res.mover,
+            (scores[0], scores[1], scores[2], scores[3]),
+            None,
+            None,
+            nodes,
+            secs,
         )
         return StartChoice(decl, best[0], top, best, by_rank, sol, nodes, secs)
 
@@ -415,7 +425,9 @@ class Solver:
         game = (
             contract
             if isinstance(contract, Game)
-            else make_game(contract, rules=rules, variants=variants, scale=scale, trump=trump, start=start)
+            else make_game(
+                contract, rules=rules, variants=variants, scale=scale, trump=trump, start=start
+            )
         )
         self._load_game(game)
         d, hands, trick, leader = self._position(deal, game, declarer)
@@ -529,7 +541,6 @@ def card_values(
         variants=variants,
         scale=scale,
     )
-
 
 
 def best_start(

@@ -25,7 +25,13 @@ from endplay.types import Deal, Denom, Player
 HERE = Path(__file__).resolve().parent
 STRAINS = ("S", "H", "D", "C", "NT")
 LEADERS = ("N", "E", "S", "W")
-DENOM = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "NT": Denom.nt}
+DENOM = {
+    "S": Denom.spades,
+    "H": Denom.hearts,
+    "D": Denom.diamonds,
+    "C": Denom.clubs,
+    "NT": Denom.nt,
+}
 PLAYER = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}
 RANKS = "AKQJT98765432"
 

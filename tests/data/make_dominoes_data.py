@@ -68,7 +68,10 @@ def combo_game(name: str, start: str | None) -> Game:
     if places is not None:
         scale = Scale("odd-dominoes", rules, {"dominoes": ContractScale(places=places)})
     return make_game(
-        contract, rules=rules, variants=variants, scale=scale,
+        contract,
+        rules=rules,
+        variants=variants,
+        scale=scale,
         start=None if contract == "reussite" else start,
     )
 
@@ -116,8 +119,10 @@ def main() -> None:
         "about": "Dominoes endings solved by tests/reference.py (exhaustive minimax); "
         "made by tests/data/make_dominoes_data.py",
         "seed": a.seed,
-        "combos": {k: {"contract": v[0], "rules": v[1], "variants": list(v[2]), "places": v[3]}
-                   for k, v in COMBOS.items()},
+        "combos": {
+            k: {"contract": v[0], "rules": v[1], "variants": list(v[2]), "places": v[3]}
+            for k, v in COMBOS.items()
+        },
         "positions": done,
     }
     a.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
