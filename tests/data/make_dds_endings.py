@@ -20,20 +20,10 @@ import random
 from pathlib import Path
 
 from endplay.dds import solve_board
-from endplay.types import Deal, Denom, Player
+from endplay.types import Deal
+from make_dds_data import DENOM, LEADERS, PLAYER, RANKS, STRAINS
 
 HERE = Path(__file__).resolve().parent
-STRAINS = ("S", "H", "D", "C", "NT")
-LEADERS = ("N", "E", "S", "W")
-DENOM = {
-    "S": Denom.spades,
-    "H": Denom.hearts,
-    "D": Denom.diamonds,
-    "C": Denom.clubs,
-    "NT": Denom.nt,
-}
-PLAYER = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}
-RANKS = "AKQJT98765432"
 
 
 def cut(deal: str, n: int, rng: random.Random) -> str:
