@@ -17,7 +17,7 @@ of the reference, for every contract, rule set and duty variant (the *combos* be
   value after it (for the mover, another seat or a side), and the best of them for the
   mover (the worst, if the mover is against the view) is the solve score.
 - ``test_slow_live_endings`` (``pytest -m slow``): 1,020 random endings of 3 to 5
-  cards and 170 mid-trick positions, duty-heavy, fixed seeds (about 20 minutes).
+  cards and 170 mid-trick positions, duty-heavy, fixed seeds (about 30 minutes).
 """
 
 from __future__ import annotations
