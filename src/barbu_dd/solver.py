@@ -162,6 +162,22 @@ def leader_for(declarer: Seat | int | str, variants: Iterable[str] = ()) -> Seat
     return d.left if "dealer-declares" in set(variants) else d
 
 
+def _game(
+    contract: str | Game,
+    rules: str,
+    variants: Iterable[str],
+    scale: Scale | str | Path | None,
+    trump: str | int | None,
+    start: str | int | None,
+) -> Game:
+    """The contract as given, or resolved with :func:`make_game`."""
+    if isinstance(contract, Game):
+        return contract
+    return make_game(
+        contract, rules=rules, variants=variants, scale=scale, trump=trump, start=start
+    )
+
+
 def _to_score(v: int, game: Game) -> Score:
     if game.kind == "ravage":
         q = Fraction(v, 12)
@@ -281,13 +297,7 @@ class Solver:
         scale: Scale | str | Path | None = None,
     ) -> Solution:
         """Solve a position; see :func:`solve`."""
-        game = (
-            contract
-            if isinstance(contract, Game)
-            else make_game(
-                contract, rules=rules, variants=variants, scale=scale, trump=trump, start=start
-            )
-        )
+        game = _game(contract, rules, variants, scale, trump, start)
         if game.kind == "dominoes":
             return self._solve_dominoes(deal, game, declarer=declarer, seats=seats, side=side)
         self._load_game(game)
@@ -422,13 +432,7 @@ class Solver:
         scale: Scale | str | Path | None = None,
     ) -> list[CardValue]:
         """The value of every legal card of the seat to move; see :func:`card_values`."""
-        game = (
-            contract
-            if isinstance(contract, Game)
-            else make_game(
-                contract, rules=rules, variants=variants, scale=scale, trump=trump, start=start
-            )
-        )
+        game = _game(contract, rules, variants, scale, trump, start)
         self._load_game(game)
         d, hands, trick, leader = self._position(deal, game, declarer)
         mover = Seat((leader + len(trick)) & 3)
