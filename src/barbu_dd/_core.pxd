@@ -44,6 +44,9 @@ cdef struct Stats:
     uint64_t nodes            # search calls
     uint64_t tt_hits          # transposition-table cut-offs
     uint64_t tt_stores        # entries written
+    uint64_t cut_at[4][4]     # cut-offs by cards in trick and move index (3 = later)
+    uint64_t allnodes[4]      # nodes where every move was searched
+    uint64_t by_left[14]      # nodes by tricks left
 
 
 cdef struct TTEntry:
@@ -58,4 +61,5 @@ cdef struct TTEntry:
     int32_t lb                # lower bound of the future value
     int32_t ub                # upper bound of the future value
     uint32_t gen              # generation; entries of older generations are empty
-    uint16_t depth            # tricks left (replacement priority)
+    uint16_t depth            # tricks left
+    uint32_t stamp            # node count when last stored or used (replacement: oldest first)

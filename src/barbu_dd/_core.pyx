@@ -33,7 +33,7 @@ cdef extern from *:
 cdef enum:
     SUIT_BITS = 0x1FFF
     KH_CARD = 27          # 16 * hearts + king
-    TT_WAYS = 16          # entries a bucket
+    TT_WAYS = 128          # entries a bucket
     MAX_MOVES = 16
 
 cdef enum:
@@ -58,6 +58,7 @@ cdef struct Ctx:
     Pos p               # the position being searched (played and restored in place)
     Rules* r            # the contract
     TTEntry* tt         # the transposition table (buckets of TT_WAYS entries)
+    uint32_t* tags      # a tag for each entry: coarse key and generation (fast rejection)
     uint64_t tt_mask    # number of buckets - 1
     uint32_t gen        # current generation of the table
     Stats st            # counters
@@ -376,16 +377,24 @@ cdef inline void pattern_of(const Codes* k, const Rules* r, uint64_t rel, uint8_
         kk[s] = <uint8_t>n
 
 
+cdef inline uint32_t tag_of(uint64_t h, uint32_t gen) noexcept nogil:
+    """An entry's tag: the coarse key's high hash bits and the generation (never 0)."""
+    return ((<uint32_t>(h >> 32)) ^ (gen * <uint32_t>0x9E3779B1)) | 1
+
+
 cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int32_t lb,
                           int32_t ub, int depth, uint16_t best) noexcept nogil:
-    cdef TTEntry* e = c.tt + (h & c.tt_mask) * TT_WAYS
+    cdef uint64_t base = (h & c.tt_mask) * TT_WAYS
+    cdef TTEntry* e = c.tt + base
+    cdef uint32_t* tags = c.tags + base
+    cdef uint32_t tag = tag_of(h, c.gen)
     cdef TTEntry* victim = NULL
     cdef uint8_t kk[4]
     cdef uint32_t own[4]
     cdef uint32_t cls[4]
     cdef uint32_t sig[4]
     cdef int w, s, same
-    cdef uint32_t m1
+    cdef uint32_t m1, now
     pattern_of(k, c.r, rel, kk)
     for s in range(4):
         m1 = (<uint32_t>1 << kk[s]) - 1
@@ -396,7 +405,8 @@ cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int3
             cls[s] = k.cls[s] & (m1 | (m1 << 13))
         sig[s] = small_sig(k, c.r, s, kk[s])
     for w in range(TT_WAYS):
-        if e[w].gen == c.gen and e[w].lens == k.lens and e[w].won == k.won and e[w].misc == k.misc:
+        if tags[w] == tag and e[w].gen == c.gen and e[w].lens == k.lens and e[w].won == k.won \
+                and e[w].misc == k.misc:
             same = 1
             for s in range(4):
                 if e[w].k[s] != kk[s] or e[w].own[s] != own[s] or e[w].cls[s] != cls[s] \
@@ -410,13 +420,16 @@ cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int3
                     e[w].ub = ub
                 if best != 0xFFFF:
                     e[w].best = best
+                e[w].stamp = <uint32_t>c.st.nodes
                 return
+    now = <uint32_t>c.st.nodes
     for w in range(TT_WAYS):
         if e[w].gen != c.gen:
             victim = &e[w]
             break
-        if victim == NULL or e[w].depth < victim.depth:
+        if victim == NULL or now - e[w].stamp > now - victim.stamp:
             victim = &e[w]
+    tags[victim - e] = tag
     victim.lens = k.lens
     victim.won = k.won
     victim.misc = k.misc
@@ -429,6 +442,7 @@ cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int3
     victim.ub = ub
     victim.gen = c.gen
     victim.depth = <uint16_t>depth
+    victim.stamp = now
     victim.best = best
     c.st.tt_stores += 1
 
@@ -656,12 +670,15 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     cdef uint64_t h = 0, crel, acc = 0, trel
     cdef TTEntry* e
     cdef TTEntry* bucket
+    cdef uint32_t* btags
+    cdef uint32_t tag
     cdef int use_tt = 0, res, cres, seat, n, i, w, maxi, hint = -1, cut = -1, s, q
     cdef uint64_t qcards
     cdef int moves[MAX_MOVES]
     cdef int lows[MAX_MOVES]
     cdef Pos saved
     c.st.nodes += 1
+    c.st.by_left[p.tricks_left] += 1
     rel[0] = 0
     if r.ravage:
         if p.tricks_left == 0:
@@ -693,12 +710,17 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         make_codes(p, r, &codes)
         h = hash_codes(&codes)
         bucket = c.tt + (h & c.tt_mask) * TT_WAYS
+        btags = c.tags + (h & c.tt_mask) * TT_WAYS
+        tag = tag_of(h, c.gen)
         for w in range(TT_WAYS):
+            if btags[w] != tag:
+                continue
             e = &bucket[w]
             if e.gen != c.gen or not entry_matches(e, &codes, r):
                 continue
             if e.lb >= target or e.ub < target:
                 c.st.tt_hits += 1
+                e.stamp = <uint32_t>c.st.nodes
                 rel[0] = top_cards(&codes, e.k)
                 return e.lb >= target
             if hint < 0 and e.best != 0xFFFF:
@@ -719,9 +741,11 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
             acc = crel
             cut = moves[i]
             c.hist[seat][cut] += p.tricks_left * p.tricks_left
+            c.st.cut_at[p.ntrick][i if i < 3 else 3] += 1
             break
         acc |= crel
     if cut < 0:
+        c.st.allnodes[p.ntrick] += 1
         # every move was searched: a group of equal cards stands for all its members
         # only if they are all above or all below the relevant ranks of their suit
         for i in range(n):
@@ -782,6 +806,7 @@ cdef class Solver:
 
     cdef Rules rules
     cdef TTEntry* tt
+    cdef uint32_t* tags
     cdef uint64_t tt_mask
     cdef uint32_t gen
     cdef Stats last
@@ -793,14 +818,15 @@ cdef class Solver:
         cdef size_t buckets = 1
         if tt_bytes < 64 * 1024:
             tt_bytes = 64 * 1024
-        while buckets * 2 * TT_WAYS * sizeof(TTEntry) <= tt_bytes:
+        while buckets * 2 * TT_WAYS * (sizeof(TTEntry) + sizeof(uint32_t)) <= tt_bytes:
             buckets *= 2
         self.tt = <TTEntry*>calloc(buckets * TT_WAYS, sizeof(TTEntry))
-        if self.tt == NULL:
+        self.tags = <uint32_t*>calloc(buckets * TT_WAYS, sizeof(uint32_t))
+        if self.tt == NULL or self.tags == NULL:
             raise MemoryError(f"cannot allocate a transposition table of {tt_bytes} bytes")
         self.tt_mask = buckets - 1
         self.tt_entries = buckets * TT_WAYS
-        self.tt_bytes = self.tt_entries * sizeof(TTEntry)
+        self.tt_bytes = self.tt_entries * (sizeof(TTEntry) + sizeof(uint32_t))
         self.gen = 1
         self.rules_id = None
         memset(&self.rules, 0, sizeof(Rules))
@@ -809,12 +835,14 @@ cdef class Solver:
 
     def __dealloc__(self):
         free(self.tt)
+        free(self.tags)
 
     def clear(self):
         """Forget every stored position (O(1): a new generation)."""
         self.gen += 1
         if self.gen == 0:
             memset(self.tt, 0, self.tt_entries * sizeof(TTEntry))
+            memset(self.tags, 0, self.tt_entries * sizeof(uint32_t))
             self.gen = 1
 
     def set_rules(self, card_points, trick_points, *, int trump=-1, bint heart_lead=False,
@@ -912,6 +940,7 @@ cdef class Solver:
         memset(c, 0, sizeof(Ctx))
         c.r = &self.rules
         c.tt = self.tt
+        c.tags = self.tags
         c.tt_mask = self.tt_mask
         c.gen = self.gen
         for i in range(4):
@@ -1021,4 +1050,7 @@ cdef class Solver:
     def last_stats(self):
         """Counters of the last call: nodes, tt_hits, tt_stores."""
         return {"nodes": self.last.nodes, "tt_hits": self.last.tt_hits,
-                "tt_stores": self.last.tt_stores}
+                "tt_stores": self.last.tt_stores,
+                "cut_at": [[self.last.cut_at[a][b] for b in range(4)] for a in range(4)],
+                "allnodes": [self.last.allnodes[a] for a in range(4)],
+                "by_left": [self.last.by_left[a] for a in range(14)]}
