@@ -15,18 +15,26 @@ from __future__ import annotations
 import json
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from reference import domino_endings, random_domino_ending, ref_domino_values
+from reference import domino_endings, random_domino_ending, ref_domino_value, ref_domino_values
 
-from barbu_dd.cards import RANK_CHARS, Rank, Seat, hand_from_pbn, hand_to_pbn, parse_card
+from barbu_dd.cards import RANK_CHARS, Card, Rank, Seat, hand_from_pbn, hand_to_pbn, parse_card
 from barbu_dd.cli import app
-from barbu_dd.contracts import Game, make_game
+from barbu_dd.contracts import ContractScale, Game, Scale, make_game
 from barbu_dd.deal import Deal
+from barbu_dd.dominoes import possible_starts, solve_dominoes
 from barbu_dd.errors import IllegalPlayError, InvalidPositionError, ParseError
-from barbu_dd.play import DominoPosition
+from barbu_dd.play import (
+    DominoPosition,
+    domino_finished,
+    domino_moves,
+    domino_places,
+    domino_play,
+)
 from barbu_dd.solver import Solver, StartChoice, best_start, solve
 
 DATA = Path(__file__).parent / "data"
@@ -110,6 +118,60 @@ def test_hypothesis_endings_ace_replays(pos: DominoPosition) -> None:
 def test_hypothesis_endings_low_aces(pos: DominoPosition) -> None:
     game = GAME_A_LOW
     assert _solve_position(pos, game) == ref_domino_values(pos, game)
+
+
+def _places_possible(
+    pos: DominoPosition, game: Game, seat: Seat, memo: dict[DominoPosition, frozenset[int]]
+) -> frozenset[int]:
+    """Every place ``seat`` can end in, whoever plays what."""
+    if seat in pos.order or domino_finished(pos):
+        if domino_finished(pos):
+            p = domino_places(pos)[seat]
+        else:
+            p = len(pos.already_out) + pos.order.index(seat) + 1
+        assert p is not None
+        return frozenset([p])
+    if pos not in memo:
+        out: frozenset[int] = frozenset()
+        moves: list[Card | None] = list(domino_moves(pos, game)) or [None]
+        for m in moves:
+            out |= _places_possible(domino_play(pos, game, m), game, seat, memo)
+        memo[pos] = out
+    return memo[pos]
+
+
+@pytest.mark.parametrize("combo", ["classic", "low-aces", "ace-replays", "low-aces+ace-replays"])
+def test_place_bounds_hold(combo: str) -> None:
+    """The core's place bounds against play-outs: every place the seat can end in is
+    within ``plo..phi``, and the best place the seat can make sure of (alone against
+    the three others) within ``pho..phx``."""
+    from barbu_dd import _dominoes
+
+    rng = random.Random(300 + len(combo))
+    checked = 0
+    while checked < 40:
+        game = _random_game(rng, combo)
+        pos = random_domino_ending(rng, game, sizes=(2, 4), max_out=1)
+        for _ in range(rng.randrange(3)):
+            if not domino_finished(pos):
+                pos = domino_play(pos, game, rng.choice(list(domino_moves(pos, game)) or [None]))
+        while not domino_finished(pos) and not domino_moves(pos, game):
+            pos = domino_play(pos, game, None)
+        if domino_finished(pos):
+            continue
+        ranked = replace(game, scoring=ContractScale(places=(-1, -2, -3, -4)))
+        for seat in Seat:
+            if not pos.hands[seat]:
+                continue
+            checked += 1
+            assert game.start is not None
+            plo, pho, phi, phx = _dominoes._race_bounds(
+                list(pos.hands), pos.to_move, game.start, game.low_aces, game.ace_replays, seat
+            )
+            places = _places_possible(pos, game, seat, {})
+            best = -ref_domino_value(pos, ranked, seat)  # type: ignore[operator]
+            assert plo <= min(places) and max(places) <= phi, (str(pos), seat)
+            assert pho <= best <= phx <= phi, (str(pos), seat)
 
 
 @pytest.mark.slow
@@ -277,6 +339,117 @@ def test_best_start_full_deal() -> None:
         assert SOLVER.solve(deal, g, declarer="S", seats="S").scores[Seat.S] == c.scores[r]
     d = c.as_dict()
     assert d["declarer"] == "S" and len(d["start_scores"]) == 13  # type: ignore[arg-type]
+
+
+#: (variants, place points or None) of the best-start checks: the issue's kinds, the
+#: French Réussite's places (from any rank), and an uneven scale (4th beats 3rd)
+START_COMBOS: list[tuple[tuple[str, ...], tuple[int, int, int, int] | None]] = [
+    ((), None),
+    (("low-aces",), None),
+    (("ace-replays",), None),
+    (("low-aces", "ace-replays"), None),
+    ((), (45, 20, 10, -10)),
+    (("ace-replays",), (10, 10, -3, 7)),
+]
+
+
+def _start_scale(places: tuple[int, int, int, int] | None) -> Scale | None:
+    if places is None:
+        return None
+    return Scale("test-places", "classic", {"dominoes": ContractScale(places=places)})
+
+
+def _check_best_start(
+    deal: Deal | str,
+    decl: Seat,
+    variants: tuple[str, ...],
+    scale: Scale | None,
+    exact: dict[Rank, int],
+) -> None:
+    """best_start (both modes, one warm solver) against each rank's own solve."""
+    solver = Solver(tt_bytes=8 << 20)
+    top = max(exact.values())
+    c = solver.best_start(deal, decl, variants=variants, scale=scale)
+    assert c.complete and c.scores == exact
+    assert c.score == top and c.best == tuple(r for r in exact if exact[r] == top)
+    assert c.start == c.best[0] and c.solution.game.start == c.start
+    full = solver.solve(deal, c.solution.game, declarer=decl)
+    assert c.solution.scores == full.scores
+    solver.clear()
+    f = solver.best_start(deal, decl, variants=variants, scale=scale, exact_all=False)
+    assert not f.complete and f.as_dict()["complete"] is False
+    assert (f.start, f.score, f.best) == (c.start, c.score, (c.start,))
+    assert f.solution.scores == c.solution.scores
+    assert f.scores[f.start] == f.score and all(exact[r] == v for r, v in f.scores.items())
+
+
+@pytest.mark.parametrize("combo", range(len(START_COMBOS)))
+def test_best_start_is_the_best_rank_full_deals(combo: int) -> None:
+    variants, places = START_COMBOS[combo]
+    scale = _start_scale(places)
+    rng = random.Random(100 + combo)
+    for _ in range(2):
+        deal = _full_deal(rng)
+        decl = Seat(rng.randrange(4))
+        exact: dict[Rank, int] = {}
+        fresh = Solver(tt_bytes=8 << 20)
+        for r in Rank:
+            fresh.clear()
+            g = make_game("dominoes", start=r, variants=variants, scale=scale)
+            v = fresh.solve(deal, g, declarer=decl, seats=[decl]).scores[decl]
+            assert isinstance(v, int)
+            exact[r] = v
+        _check_best_start(deal, decl, variants, scale, exact)
+
+
+@pytest.mark.parametrize("combo", range(len(START_COMBOS)))
+def test_best_start_is_the_best_rank_endings(combo: int) -> None:
+    # small endings, every legal rank solved by the exhaustive reference
+    variants, places = START_COMBOS[combo]
+    scale = _start_scale(places)
+    rng = random.Random(200 + combo)
+    seen = 0
+    while seen < 6:
+        g = make_game("dominoes", start=rng.choice(RANK_CHARS), variants=variants, scale=scale)
+        pos = random_domino_ending(rng, g, sizes=(2, 4), max_out=1)
+        decl = pos.to_move
+        starts = possible_starts(pos.hands, g.low_aces)
+        if len(starts) < 2 or not pos.hands[decl]:
+            continue
+        seen += 1
+        exact: dict[Rank, int] = {}
+        for r in starts:
+            gr = make_game("dominoes", start=r, variants=variants, scale=scale)
+            p = DominoPosition.from_hands(pos.hands, gr, decl)
+            v = ref_domino_value(p, gr, decl)
+            assert v is not None
+            exact[r] = v
+        _check_best_start(Deal(list(pos.hands)), decl, variants, scale, exact)
+
+
+def test_floor_gives_an_upper_bound_below_it() -> None:
+    # with a floor, a score reaching it is exact, one below it an upper bound
+    core = SOLVER._domino_core()
+    positions = [p for p in REFERENCE["positions"] if p["combo"] in ("classic", "odd-scale")]
+    below = 0
+    for p in positions[::4]:
+        game = combo_game(p["combo"], p["start"])
+        deal = Deal([hand_from_pbn(h) for h in p["hands"]])
+        for seat, exact in enumerate(p["values"]):
+            if exact is None:
+                continue
+            for floor in [*sorted(set(game.places)), max(game.places) + 1]:
+                res = solve_dominoes(
+                    core, deal, game, declarer=p["to_move"], seats=[seat], floor=floor
+                )
+                v = res.scores[seat]
+                assert v is not None
+                if exact >= floor:
+                    assert v == exact, (p["index"], seat, floor)
+                else:
+                    assert exact <= v < floor, (p["index"], seat, floor)
+                    below += v > exact
+    assert below  # some bounds are not exact
 
 
 def test_best_start_ending_tries_the_legal_ranks() -> None:

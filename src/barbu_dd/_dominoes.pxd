@@ -5,7 +5,8 @@ from libc.stdint cimport int8_t, uint8_t, uint16_t, uint64_t
 
 
 cdef struct DTTEntry:
-    uint64_t key              # table cards (52 bits, packed) | mover << 52 | seat << 54
+    uint64_t key              # table (52 bits, packed) | mover << 52 | seat << 54 | (start + 1) << 56
+                              # (the start only while a suit is not started)
     uint16_t gen              # generation the entry was written in (others are empty)
     int8_t lower              # lower bound of the value (index of a distinct place value)
     int8_t upper              # upper bound of the value

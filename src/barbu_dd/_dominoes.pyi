@@ -4,6 +4,10 @@ from collections.abc import Sequence
 
 ERRORS: dict[int, str]
 
+def _race_bounds(
+    hands: Sequence[int], mover: int, start: int, low_aces: bool, ace_replays: bool, seat: int
+) -> tuple[int, int, int, int]: ...
+
 class DominoSolver:
     tt_entries: int
     tt_bytes: int
@@ -20,4 +24,5 @@ class DominoSolver:
         ace_replays: bool,
         places: Sequence[int],
         seats: int = ...,
+        floor: int | None = ...,
     ) -> tuple[int, int, list[int | None], int]: ...

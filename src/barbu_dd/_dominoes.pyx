@@ -8,19 +8,25 @@ The state is the cards on the table and the seat to move: every card off the tab
 is still held by the seat that held it in the position given, so the hands, the
 seats already out and hence X's place follow from the table.  The place values are
 replaced by their index among the contract's distinct values (at most four), so the
-answer is found by two null-window searches ("can X get at least this?"), MTD-style.
+answer is found by two null-window searches ("can X get at least this?"), MTD-style
+(or one, when only whether X reaches a floor matters: the best starting rank).
 
 Speed comes from:
 
 - a transposition table keyed exactly by (table, seat to move, X), with a lower and
   an upper bound and the best card, in buckets of four 16-byte entries, emptied in
-  O(1) by a generation counter;
-- race bounds: a card next to a run stays playable until played, so a seat whose
-  cards it can all reach without help (from the table, through its own cards) is
-  sure to go out within as many of its turns as it has cards, and no seat goes out
-  in fewer turns than its cards (less its Aces, with ace replays).  From these, the
-  opponents sure to go out before X, and those that possibly can, bound X's place
-  (X cannot be caught / X can no longer finish ahead);
+  O(1) by a generation counter.  Once every suit is started the starting rank no
+  longer matters, so the key holds it only before: the searches of one deal from
+  different starting ranks share their positions;
+- place bounds (:func:`race`), from two facts.  Leaves: a seat's last card is one
+  that none of its other cards needs on the table first, and a card beyond it in its
+  suit cannot be played before it, so whoever holds one goes out later; a seat whose
+  cards all lie within its own reach can choose which leaf to keep for last.  Turns:
+  no seat goes out in fewer turns than its cards (less its Aces, with ace replays),
+  and a seat holding a playable card never passes, so it plays that card within as
+  many turns as it holds cards: this bounds when a seat goes out, if its cards need
+  at most one other seat's playable card in front of each of its runs.  From these,
+  the opponents sure to go out before X or after X bound X's place;
 - move ordering: the table's best card first, then cards that free the mover's own
   next card (and Aces, with replays), cards that free the enemy's last;
 - spare cards: when the mover holds every card from a playable card to the end of
@@ -103,34 +109,17 @@ cdef inline uint64_t playable(uint64_t table, int start) noexcept nogil:
     return m
 
 
-cdef inline uint64_t lane_reach(uint64_t t, uint64_t h, int start) noexcept nogil:
-    """The cards of a suit holding ``h`` its holder can play with no help from the
-    others, the suit's run on the table being ``t`` (one lane)."""
-    cdef uint64_t lo, m, z, r = 0
-    if t == 0:
-        lo = <uint64_t>1 << start
-        if not (h & lo):
-            return 0
-        r = lo
-        t = lo
-    else:
-        lo = t & (~t + 1)
-    # upwards: the run of h's cards from just above the run (h + up clears exactly it)
-    r |= h & ~(h + t + lo) & ~t
-    # downwards: h's cards from just below the run down to the first hole
-    m = lo - 1
-    z = m & ~h
-    if z == 0:
-        r |= m
-    else:
-        r |= m & ~((<uint64_t>2 << (63 - __builtin_clzll(z))) - 1)
-    return r
-
-
 cdef inline uint64_t pack_table(uint64_t t) noexcept nogil:
     """The 52 table bits side by side (13 a suit)."""
     return (t & LANE) | ((t >> 3) & (<uint64_t>LANE << 13)) | ((t >> 6) & (<uint64_t>LANE << 26)) \
         | ((t >> 9) & (<uint64_t>LANE << 39))
+
+
+cdef inline bint all_open(uint64_t t) noexcept nogil:
+    """Whether every suit is started: then the starting rank no longer matters (the
+    moves, the hands and the bounds follow from the table alone)."""
+    return ((t & LANE) != 0) & (((t >> 16) & LANE) != 0) & (((t >> 32) & LANE) != 0) \
+        & (((t >> 48) & LANE) != 0)
 
 
 cdef inline int next_seat(const DSearch* s, int m) noexcept nogil:
@@ -143,18 +132,132 @@ cdef inline int next_seat(const DSearch* s, int m) noexcept nogil:
 
 # -- bounds ------------------------------------------------------------------------
 
-cdef inline void race(const DSearch* s, int mover, int* plo, int* phi) noexcept nogil:
-    """The range of places X can still get, from the seats' turns.
+cdef inline int analyse(const DSearch* s, int j, int mover, const int* cnt, uint64_t* regions,
+                        int* nregions, bint* alone) noexcept nogil:
+    """Seat ``j``'s leaves and the latest turn it goes out.
 
-    A turn is counted as 4 * (n - 1) + offset for the n-th turn from now of the seat
-    ``offset`` places after the mover.  A seat goes out no sooner than its turn
-    ``cards`` (``cards - aces`` with ace replays) and, when every card it holds is
-    within its own reach, no later than its turn ``cards``.
+    The leaves: ``regions`` gets the cards beyond each *leaf* of j (at most two a
+    suit), ``nregions`` how many.  A leaf is a card of j that no other card of j needs
+    on the table first: in each suit, j's highest card above the run (or above the
+    starting rank, in a suit not started) and its lowest card below it, or the
+    starting card itself when it is j's only card of its suit.  j's last card is a
+    leaf, and a card beyond a leaf (farther from the run) cannot be played before it:
+    whoever holds one goes out after the leaf is played.
+
+    The latest turn (``4 * (n - 1) + offset``), or ``NEVER`` when it cannot be bounded:
+    a seat holding a playable card never passes, so it plays that card within as many
+    of its turns as it holds cards.  The bound needs every card of j within its own
+    reach (``alone``) but for at most one card of another seat, now playable, in front
+    of each of its runs: once those are played (each by its holder's last turn at the
+    latest) all j's cards are within its reach, and meanwhile j plays a card a turn as
+    long as it holds one within its reach.
     """
-    cdef int j, n, e, off, certain = 0, possible = 0, ex, gx
+    cdef int su, k, d = -1, blocked = 0, n = cnt[j], off = (j - mover) & 3, q, nr = 0
+    cdef bint never = False
+    cdef uint64_t hl, t, lo, nxt, prv, up, dn
+    for su in range(4):
+        hl = (s.hands[j] >> (16 * su)) & LANE
+        if hl == 0:
+            continue
+        t = (s.table >> (16 * su)) & LANE
+        if t == 0:
+            lo = <uint64_t>1 << s.start
+            if hl == lo:
+                regions[nr] = (LANE & ~lo) << (16 * su)
+                nr += 1
+                continue
+            nxt = lo << 1
+            prv = lo >> 1
+        else:
+            lo = t & (~t + 1)
+            nxt = (t + lo) & LANE       # the card just above the run (0: none)
+            prv = lo >> 1               # the card just below it (0: none)
+        up = hl & ~((lo << 1) - 1)
+        dn = hl & (lo - 1)
+        if up:
+            regions[nr] = (LANE & ~((<uint64_t>2 << (63 - __builtin_clzll(up))) - 1)) << (16 * su)
+            nr += 1
+        if dn:
+            regions[nr] = ((dn & (~dn + 1)) - 1) << (16 * su)
+            nr += 1
+        if never:
+            continue
+        if t == 0 and not (hl & lo):
+            # the starting card is another seat's: j's cards must follow it
+            if (up and ((up & nxt) == 0 or ((up + nxt) & up) != 0)) \
+                    or (dn and ((dn & prv) == 0 or dn + (dn & (~dn + 1)) != (prv << 1))):
+                never = True
+                continue
+            k = s.own[16 * su + s.start]
+            q = 4 * (cnt[k] - 1) + ((k - mover) & 3)
+            if q > d:
+                d = q
+            blocked += popcount(hl)
+            continue
+        if up:
+            if up & nxt:
+                if ((up + nxt) & up) != 0:
+                    never = True
+            elif (up & (nxt << 1)) == 0 or ((up + (nxt << 1)) & up) != 0:
+                never = True
+            else:
+                # another seat's card first, then j's run
+                k = s.own[16 * su + __builtin_ctzll(nxt)]
+                q = 4 * (cnt[k] - 1) + ((k - mover) & 3)
+                if q > d:
+                    d = q
+                blocked += popcount(up)
+        if dn:
+            if dn & prv:
+                if dn + (dn & (~dn + 1)) != (prv << 1):
+                    never = True
+            elif (dn & (prv >> 1)) == 0 or dn + (dn & (~dn + 1)) != prv:
+                never = True
+            else:
+                k = s.own[16 * su + __builtin_ctzll(prv)]
+                q = 4 * (cnt[k] - 1) + ((k - mover) & 3)
+                if q > d:
+                    d = q
+                blocked += popcount(dn)
+    nregions[0] = nr
+    alone[0] = not never and blocked == 0
+    if never:
+        return NEVER
+    if blocked:
+        # j's turns before the last card in front of its runs is surely played
+        q = d - off
+        q = 0 if q < 0 else q // 4 + 1
+        if q + blocked > n:
+            n = q + blocked
+    return 4 * (n - 1) + off
+
+
+cdef inline void race(const DSearch* s, int mover, int* plo, int* pho, int* phi, int* phx) noexcept nogil:
+    """The range of places X can still get.
+
+    From the seats' turns: a turn is counted as 4 * (n - 1) + offset for the n-th
+    turn from now of the seat ``offset`` places after the mover.  A seat goes out no
+    sooner than its turn ``cards`` (``cards - aces`` with ace replays), and no later
+    than the turn :func:`analyse` finds.
+
+    From the leaves (:func:`analyse`): X's last card is one of its leaves, so every
+    seat holding a card beyond each leaf of X goes out after X, whatever the play; a
+    seat whose every leaf has a card of X beyond it goes out before X.
+
+    Whatever the play, X's place is in ``plo..phi``.  X can make sure of a place no
+    worse than ``phx`` (<= ``phi``), and the others of a place for X no better than
+    ``pho`` (>= ``plo``): a seat whose cards are all within its own reach can choose
+    which leaf to play last, and so keep the seats beyond it behind it.  (``phx``
+    bounds X's value from below only, ``pho`` from above only: with an uneven scale X
+    may prefer another place.)
+    """
+    cdef int j, n, e, certain = 0, possible = 0, ex, gx, nopp = 0, k, w, nr
+    cdef int pmask = 0, omask = 0, m, behind = 4, chosen = 0, cm, forced = 0
+    cdef bint alone, xalone
     cdef uint64_t h
     cdef int et[4]
     cdef int cnt[4]
+    cdef uint64_t regions[8]
     cdef uint64_t aces = (<uint64_t>1 << s.ace) * <uint64_t>0x0001000100010001
     for j in range(4):
         h = s.hands[j]
@@ -162,37 +265,65 @@ cdef inline void race(const DSearch* s, int mover, int* plo, int* phi) noexcept 
             continue
         n = popcount(h)
         cnt[j] = n
-        off = (j - mover) & 3
         e = n
         if s.replays:
             e = n - popcount(h & aces)
             if e < 1:
                 e = 1
-        et[j] = 4 * (e - 1) + off
+        et[j] = 4 * (e - 1) + ((j - mover) & 3)
+        if j != s.seat:
+            nopp += 1
+            omask |= 1 << j
     ex = et[s.seat]
     h = s.hands[s.seat]
-    gx = 4 * (cnt[s.seat] - 1) + ((s.seat - mover) & 3) if reach(s, h) == h else NEVER
+    # X's leaves: the seats beyond X's last card (the worst leaf; the best one when X
+    # needs no help, among the seats the turns leave possible)
+    gx = analyse(s, s.seat, mover, cnt, regions, &nr, &xalone)
     for j in range(4):
-        if j == s.seat or s.hands[j] == 0:
-            continue
-        if et[j] < gx:
+        if (omask >> j) & 1 and et[j] < gx:
             possible += 1
-        # the latest turn j goes out, when all its cards are within its own reach
-        e = 4 * (cnt[j] - 1) + ((j - mover) & 3)
-        if e < ex and reach(s, s.hands[j]) == s.hands[j]:
+            pmask |= 1 << j
+    for k in range(nr):
+        m = 0
+        cm = 0
+        for w in range(4):
+            if (omask >> w) & 1 and (s.hands[w] & regions[k]):
+                m += 1
+                if (pmask >> w) & 1:
+                    cm += 1
+        if m < behind:
+            behind = m
+        if cm > chosen:
+            chosen = cm
+    for j in range(4):
+        if not (omask >> j) & 1:
+            continue
+        if analyse(s, j, mover, cnt, regions, &nr, &alone) < ex:
             certain += 1
+            continue
+        # j's last card is one of its leaves: if X holds a card beyond each, X is still
+        # in when j goes out (if beyond one, and j needs no help, j can choose to play
+        # that one last)
+        w = 0
+        for k in range(nr):
+            if h & regions[k]:
+                w += 1
+        if w == nr:
+            certain += 1
+        elif w and alone:
+            forced += 1
+    # possible: the seats that may go out before X, whatever the play
+    k = possible
+    if possible > nopp - behind:
+        possible = nopp - behind
     plo[0] = s.nout + 1 + certain
+    pho[0] = plo[0] + forced
     phi[0] = s.nout + 1 + possible
-
-
-cdef inline uint64_t reach(const DSearch* s, uint64_t h) noexcept nogil:
-    """The cards of hand ``h`` its holder can play with no help from the others."""
-    cdef uint64_t r = 0
-    cdef int su
-    for su in range(4):
-        r |= lane_reach((s.table >> (16 * su)) & LANE, (h >> (16 * su)) & LANE,
-                        s.start) << (16 * su)
-    return r
+    # with its best leaf last, X keeps ``chosen`` of the k seats of the turn count
+    # behind it
+    if xalone and k - chosen < possible:
+        possible = k - chosen
+    phx[0] = s.nout + 1 + possible
 
 
 cdef inline bint is_spare(const DSearch* s, int mover, int c) noexcept nogil:
@@ -328,7 +459,7 @@ cdef int child(DSearch* s, int mover, int c, int alpha, int beta) noexcept nogil
 cdef int search(DSearch* s, int mover, int alpha, int beta) noexcept nogil:
     """The value for X (fail-soft alpha-beta): X has cards, fewer than 3 seats are out."""
     cdef uint64_t play, moves, key, x, nodes0
-    cdef int k, plo, phi, lo_v, hi_v, a, b, best, bestcard, hint, n, i, j, c, v, sc, maxi, spare
+    cdef int k, plo, pho, phi, phx, lo_v, hi_v, a, b, best, bestcard, hint, n, i, j, c, v, sc, maxi, spare
     cdef int cards[MAX_MOVES]
     cdef int scores[MAX_MOVES]
     cdef DTTEntry* e
@@ -349,6 +480,9 @@ cdef int search(DSearch* s, int mover, int alpha, int beta) noexcept nogil:
         s.st.single += 1
         return child(s, mover, __builtin_ctzll(moves), alpha, beta)
     key = pack_table(s.table) | (<uint64_t>mover << 52) | (<uint64_t>s.seat << 54)
+    if not all_open(s.table):
+        # a suit not started yet: the position depends on the starting rank
+        key |= <uint64_t>(s.start + 1) << 56
     e = tt_find(s, key)
     a = alpha
     b = beta
@@ -369,9 +503,9 @@ cdef int search(DSearch* s, int mover, int alpha, int beta) noexcept nogil:
             b = e.upper
         hint = e.best
     else:
-        race(s, mover, &plo, &phi)
-        lo_v = s.rmin[plo - 1][phi - 1]
-        hi_v = s.rmax[plo - 1][phi - 1]
+        race(s, mover, &plo, &pho, &phi, &phx)
+        lo_v = s.rmin[plo - 1][phx - 1]
+        hi_v = s.rmax[pho - 1][phi - 1]
         if hi_v <= alpha or lo_v == hi_v:
             s.st.bound_cuts += 1
             return hi_v
@@ -441,8 +575,10 @@ cdef int search(DSearch* s, int mover, int alpha, int beta) noexcept nogil:
     return best
 
 
-cdef int solve_seat(DSearch* s, int mover) noexcept nogil:
-    """X's exact value (an index into the distinct place values), by bisection."""
+cdef int solve_seat(DSearch* s, int mover, int floor) noexcept nogil:
+    """X's exact value (an index into the distinct place values) by bisection, if it
+    is at least ``floor``; otherwise an upper bound below ``floor`` (found sooner: the
+    first test is at ``floor``)."""
     cdef int lo, hi, mid, g
     if s.hands[s.seat] == 0:
         return -1
@@ -452,13 +588,19 @@ cdef int solve_seat(DSearch* s, int mover) noexcept nogil:
         mover = next_seat(s, mover)
     lo = s.rmin[s.nout][3]
     hi = s.rmax[s.nout][3]
+    if hi < floor:
+        return hi
     while lo < hi:
         mid = (lo + hi + 1) // 2
+        if mid < floor:
+            mid = floor
         g = search(s, mover, mid - 1, mid)
         if g >= mid:
             lo = g if g < hi else hi
         else:
             hi = g if g > lo else lo
+            if hi < floor:
+                return hi
     return lo
 
 
@@ -550,20 +692,22 @@ cdef class DominoSolver:
                 "cut_later": self.last.cut_later, "single": self.last.single}
 
     def solve_position(self, hands, int mover, int start, bint low_aces, bint ace_replays,
-                       places, int seats=15):
+                       places, int seats=15, floor=None):
         """Each asked seat's value: ``(code, detail, values, nodes)``.
 
         ``hands``: four card masks (16 * suit + rank); the table is every other card.
         ``mover``: the seat to move (skipped while it has no cards).  ``start``: the
         starting rank (0..12).  ``places``: the points of places 1..4.  ``seats``:
         bit i asks for seat i.  ``values[i]`` is the points of seat i's guaranteed
-        place, ``None`` if not asked or already out.  ``code`` < 0 is an error
-        (``ERRORS``), ``detail`` the card or suit at fault; then ``values`` is empty.
+        place, ``None`` if not asked or already out.  ``floor`` (points): a value
+        below it is only an upper bound (the seat cannot guarantee ``floor``), found
+        with less search.  ``code`` < 0 is an error (``ERRORS``), ``detail`` the card
+        or suit at fault; then ``values`` is empty.
         """
         cdef DSearch s
         cdef uint64_t h[4]
         cdef uint64_t held = 0, t, lo
-        cdef int i, j, a, b, su, d, res
+        cdef int i, j, a, b, su, d, res, fl
         cdef int pts[4]
         cdef int distinct[4]
         cdef int ndistinct = 0
@@ -607,6 +751,11 @@ cdef class DominoSolver:
             for j in range(ndistinct):
                 if distinct[j] == pts[i]:
                     s.val[i] = <int8_t>j
+        # the floor as an index: the first distinct value reaching it
+        fl = 0
+        if floor is not None:
+            while fl < ndistinct and distinct[fl] < floor:
+                fl += 1
         for a in range(4):
             for b in range(a, 4):
                 s.rmin[a][b] = s.val[a]
@@ -625,7 +774,10 @@ cdef class DominoSolver:
             for j in range(64):
                 if (h[i] >> j) & 1:
                     s.own[j] = <int8_t>i
-        context = (tuple(int(x) for x in hands), start, low_aces, ace_replays, tuple(pts))
+        # the starting rank is not in the context: positions with every suit started are
+        # the same whatever the start (shared by the ranks of a best-start search), the
+        # others have the start in their key
+        context = (tuple(int(x) for x in hands), low_aces, ace_replays, tuple(pts))
         if context != self.context:
             self.clear()
             self.context = context
@@ -637,7 +789,34 @@ cdef class DominoSolver:
                 out[i] = -1
                 if (seats >> i) & 1:
                     s.seat = i
-                    out[i] = solve_seat(&s, mover)
+                    out[i] = solve_seat(&s, mover, fl)
         self.last = s.st
         values = [None if out[i] < 0 else distinct[out[i]] for i in range(4)]
         return 0, 0, values, s.st.nodes
+
+
+def _race_bounds(hands, int mover, int start, bint low_aces, bint ace_replays, int seat):
+    """The place bounds ``(plo, pho, phi, phx)`` of :func:`race` for X = ``seat`` (a
+    testing hook: no checks).  ``mover`` must have a playable card."""
+    cdef DSearch s
+    cdef int i, j, plo, pho, phi, phx
+    cdef uint64_t held = 0
+    memset(&s, 0, sizeof(DSearch))
+    for i in range(4):
+        s.hands[i] = to_lanes(<uint64_t>int(hands[i]), low_aces)
+        held |= s.hands[i]
+        if s.hands[i] == 0:
+            s.nout += 1
+    s.table = ALL_CARDS & ~held
+    s.start = (start + 1) % 13 if low_aces else start
+    s.ace = 0 if low_aces else 12
+    s.replays = ace_replays
+    s.seat = seat
+    for i in range(64):
+        s.own[i] = -1
+    for i in range(64):
+        for j in range(4):
+            if (s.hands[j] >> i) & 1:
+                s.own[i] = j
+    race(&s, mover, &plo, &pho, &phi, &phx)
+    return plo, pho, phi, phx

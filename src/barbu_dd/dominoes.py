@@ -42,8 +42,10 @@ __all__ = [
     "solve_dominoes",
 ]
 
-#: The default memory of the Dominoes transposition table.
-DEFAULT_DOMINO_TT_BYTES = 64 * 1024 * 1024
+#: The largest memory of the Dominoes transposition table (at most the solver's).  The
+#: searches are small (a full deal's hardest seat, a few hundred thousand positions):
+#: a larger table saves little, and each of its pages costs a fault on first use.
+DEFAULT_DOMINO_TT_BYTES = 16 * 1024 * 1024
 
 _SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
@@ -160,11 +162,15 @@ def solve_dominoes(
     *,
     declarer: Seat | int | str | None = None,
     seats: Iterable[Seat | int | str] | None = None,
+    floor: int | None = None,
 ) -> DominoResult:
     """Each asked seat's guaranteed place points (``None``: already out, or not asked).
 
     ``declarer`` moves first (default: the deal's leader); with *dealer declares* the
-    declarer is the dealer, and still starts (SPEC §1).
+    declarer is the dealer, and still starts (SPEC §1).  With ``floor``, a score below
+    ``floor`` is only an upper bound (the seat cannot guarantee ``floor`` points), which
+    takes less search: what :meth:`~barbu_dd.solver.Solver.best_start` needs to rule
+    out a starting rank.
 
     :raises InvalidPositionError: for an unknown hand, a duplicate card, a broken
         layout, or no seat to move.
@@ -190,6 +196,7 @@ def solve_dominoes(
         game.ace_replays,
         list(game.places),
         _seat_mask(seats),
+        floor,
     )
     secs = time.perf_counter() - t0
     if code < 0:

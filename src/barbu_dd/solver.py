@@ -107,12 +107,18 @@ class CardValue:
 
 @dataclass(frozen=True)
 class StartChoice:
-    """The declarer's best starting rank in Dominoes (all ranks tried).
+    """The declarer's best starting rank in Dominoes.
 
-    ``scores`` maps each rank tried to the declarer's guaranteed points with it
-    (all 13 for a full deal; for an ending only the ranks its table allows);
-    ``best`` holds every rank reaching ``score``, ``start`` the first of them (in
-    rank order 2..A); ``solution`` solves all four seats with ``start``.
+    ``start`` is the lowest rank (in rank order 2..A) reaching the best ``score``
+    the declarer can guarantee, and ``solution`` solves all four seats with it.
+
+    With ``complete`` (``best_start(exact_all=True)``, the default), ``scores`` maps
+    every rank tried to the declarer's guaranteed points with it (all 13 for a full
+    deal; for an ending only the ranks its table allows) and ``best`` holds every
+    rank reaching ``score``.  Without it (``exact_all=False``: only the search needed
+    to find ``start``), ``scores`` holds just the ranks whose score was computed
+    exactly (``start`` among them; every other rank scores at most ``score``) and
+    ``best`` is ``(start,)``.
     """
 
     declarer: Seat
@@ -123,13 +129,15 @@ class StartChoice:
     solution: Solution
     nodes: int = 0
     seconds: float = 0.0
+    complete: bool = True
 
     def as_dict(self) -> dict[str, object]:
-        """A JSON-ready dict: the solution's record with the start and every rank's score."""
+        """A JSON-ready dict: the solution's record with the start and the ranks' scores."""
         out = self.solution.as_dict()
         out["declarer"] = self.declarer.name
         out["best_starts"] = [str(r) for r in self.best]
         out["start_scores"] = {str(r): v for r, v in self.scores.items()}
+        out["complete"] = self.complete
         out["nodes"] = self.nodes
         out["seconds"] = round(self.seconds, 6)
         return out
@@ -370,6 +378,7 @@ class Solver:
         rules: str = "classic",
         variants: Iterable[str] = (),
         scale: Scale | str | Path | None = None,
+        exact_all: bool = True,
     ) -> StartChoice:
         """The declarer's best starting rank in Dominoes; see :func:`best_start`."""
         vs = tuple(variants)
@@ -388,16 +397,34 @@ class Solver:
         t0 = time.perf_counter()
         nodes = 0
         by_rank: dict[Rank, int] = {}
+        # The table is kept across the ranks: positions with every suit started are
+        # the same whatever the start.  Without exact_all, a rank after the first is
+        # only asked whether it beats the best so far (a cheaper search: usually it
+        # cannot), and solved exactly only if it does.
+        ceiling = max(game.places)
+        top: int | None = None
+        first: Rank | None = None
         for r in starts:
             g = replace(game, start=r)
-            res = solve_dominoes(self._domino_core(), d, g, declarer=decl, seats=(decl,))
+            floor = None if exact_all or top is None else top + 1
+            res = solve_dominoes(
+                self._domino_core(), d, g, declarer=decl, seats=(decl,), floor=floor
+            )
+            nodes += res.nodes
             v = res.scores[decl]
             assert v is not None
-            by_rank[r] = v
-            nodes += res.nodes
-        top = max(by_rank.values())
-        best = tuple(r for r in starts if by_rank[r] == top)
-        g = replace(game, start=best[0])
+            if floor is None or v >= floor:
+                by_rank[r] = v
+            if top is None or v > top:
+                top, first = v, r
+                if not exact_all and top >= ceiling:
+                    break
+        assert top is not None and first is not None
+        if exact_all:
+            best = tuple(r for r in starts if by_rank[r] == top)
+        else:
+            best = (first,)
+        g = replace(game, start=first)
         others = tuple(s for s in Seat if s != decl)
         res = solve_dominoes(self._domino_core(), d, g, declarer=decl, seats=others)
         scores = list(res.scores)
@@ -414,7 +441,7 @@ class Solver:
             nodes,
             secs,
         )
-        return StartChoice(decl, best[0], top, best, by_rank, sol, nodes, secs)
+        return StartChoice(decl, first, top, best, by_rank, sol, nodes, secs, exact_all)
 
     # -------------------------------------------------------------------------------
     def card_values(
@@ -554,12 +581,17 @@ def best_start(
     rules: str = "classic",
     variants: Iterable[str] = (),
     scale: Scale | str | Path | None = None,
+    exact_all: bool = True,
 ) -> StartChoice:
     """The declarer's best starting rank in Dominoes: every rank tried, the declarer's
     guaranteed points with each, and all four seats solved with the best one.
 
     The declarer starts (also with *dealer declares*: the dealer declares and starts).
-    Ties go to the lowest rank (2..A order); ``best`` lists them all.
+    Ties go to the lowest rank (2..A order); ``best`` lists them all.  With
+    ``exact_all=False`` only the best start is searched for (each later rank is only
+    asked whether it beats the best so far): the same ``start``, ``score`` and
+    ``solution``, faster, but ``scores`` holds only the ranks solved exactly and
+    ``best`` only ``start`` (see :class:`StartChoice`).
 
     :raises ParseError: for an unknown seat, variant or rule set.
     :raises InvalidPositionError: for an impossible position, or a declarer with no cards.
@@ -568,4 +600,6 @@ def best_start(
     >>> c.score, len(c.scores)
     (45, 13)
     """
-    return _solver().best_start(deal, declarer, rules=rules, variants=variants, scale=scale)
+    return _solver().best_start(
+        deal, declarer, rules=rules, variants=variants, scale=scale, exact_all=exact_all
+    )
