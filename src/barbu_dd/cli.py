@@ -20,11 +20,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
-from .cards import SUIT_SYMBOLS, Seat
-from .contracts import load_scale, make_game, parse_variants
+from . import analyze as analysis
+from .cards import SUIT_SYMBOLS, Seat, parse_seat
+from .contracts import Scale, load_scale, make_game, parse_variants
 from .deal import Deal
 from .errors import BarbuError, ParseError
-from .pbn import BadBoard, read_pbn
+from .pbn import BadBoard, Board, read_pbn
 from .settle import ScoreSheet, load_session, score_session
 from .solver import Solver, parse_side
 
@@ -378,6 +379,606 @@ def show_cmd(file: FileArg) -> None:
         console.print(_diagram(item.deal))
     if bad:
         raise typer.Exit(code=1)
+
+
+# -- deal / batch: random deals, and many boards at once (batch.py, records.py) -------
+
+
+@app.command("deal")
+@handle_errors
+def deal_cmd(
+    boards: Annotated[int, typer.Option("-n", "--boards", min=0, help="How many boards.")],
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Random seed (default: a fresh one, written in the file)."),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--output", "-o", help="The PBN file (default: stdout).")
+    ] = None,
+    cards: Annotated[
+        int, typer.Option("--cards", min=1, max=13, help="Cards a hand (below 13: endings).")
+    ] = 13,
+    first: Annotated[int, typer.Option("--first", min=1, help="The first board's number.")] = 1,
+    event: Annotated[
+        str | None, typer.Option("--event", help="An Event tag for every board.")
+    ] = None,
+) -> None:
+    """Random deals in PBN, reproducible with --seed; Board and Dealer rotate as at a table."""
+    import secrets
+
+    from .batch import random_boards
+    from .pbn import write_pbn
+
+    if seed is None:
+        seed = secrets.randbelow(2**63)
+    opts = f"-n {boards} --seed {seed}" + (f" --cards {cards}" if cards != 13 else "")
+    opts += f" --first {first}" if first != 1 else ""
+    header = f"% PBN 2.1\n% barbu-dd deal {opts}\n"
+    gen = random_boards(boards, seed, cards=cards, first=first, event=event)
+    if out is None:
+        sys.stdout.write(header + "\n")
+        write_pbn(gen, sys.stdout, header=False)
+        return
+    with open(out, "w", encoding="utf-8", newline="\n") as f:
+        f.write(header + "\n")
+        write_pbn(gen, f, header=False)
+
+
+def _rate_column() -> Any:
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):
+        """Boards a second."""
+
+        def render(self, task: Any) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("-- boards/s" if speed is None else f"{speed:.1f} boards/s")
+
+    return RateColumn()
+
+
+@app.command("batch")
+@handle_errors
+def batch_cmd(
+    files: Annotated[list[Path], typer.Argument(help="PBN files of boards.", show_default=False)],
+    contract: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--contract",
+            "-c",
+            help="A contract, repeatable: NAME or NAME:ARG (trumps:H, dominoes:9, dominoes:best).",
+        ),
+    ] = None,
+    table: Annotated[
+        bool, typer.Option("--table", help="Every contract of the rule set (see README).")
+    ] = False,
+    trump: TrumpOpt = None,
+    start: StartOpt = None,
+    declarer: DeclarerOpt = None,
+    rules: RulesOpt = "classic",
+    variant: VariantOpt = None,
+    scale: ScaleOpt = None,
+    out: Annotated[
+        Path | None, typer.Option("--output", "-o", help="The result file (default: stdout).")
+    ] = None,
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", "-f", help="jsonl, csv or parquet (default: from -o's suffix)."),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", "-w", min=1, help="Worker processes (default: all cores)."),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", help="Run on a Dask cluster: its address, tcp://HOST:8786."),
+    ] = None,
+    dask: Annotated[
+        str | None,
+        typer.Option("--dask", help="'local': run on a local Dask cluster of --workers processes."),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Go on with OUT: skip the boards already in it.")
+    ] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing OUT.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    chunk: Annotated[
+        int | None, typer.Option("--chunk", min=1, help="Boards a task (default: automatic).")
+    ] = None,
+    memory: Annotated[
+        int, typer.Option("--memory", min=1, help="Transposition table MiB a worker.")
+    ] = 64,
+) -> None:
+    """Solve every board of PBN files for some contracts, on all cores or a Dask cluster."""
+    import time
+
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from .batch import count_boards, make_job, solve_files
+    from .records import ErrorLog, ResultWriter, errors_path
+
+    if scheduler is not None and dask is not None:
+        raise ParseError("give --scheduler or --dask, not both")
+    if dask is not None and dask.strip().lower() != "local":
+        raise ParseError(f"--dask takes 'local' (for a cluster give --scheduler), got {dask!r}")
+    seen = {p.resolve() for p in files}
+    if len(seen) != len(files):
+        raise ParseError("a file is given twice")
+    job = make_job(
+        contract,
+        table=table,
+        rules=rules,
+        variants=variant or [],
+        scale=scale,
+        trump=trump,
+        start=start,
+        declarer=declarer,
+        tt_bytes=memory << 20,
+    )
+    writer = ResultWriter(out, job, fmt=fmt, resume=resume, force=force)
+    log = ErrorLog(None if out is None else errors_path(out))
+    show = not quiet and err_console.is_terminal
+    total = max(count_boards(files) - len(writer.done), 0) if show else None
+    counts: dict[str, int] = {}
+    shown: list[str] = []  # the first bad boards, for the summary
+    progress = Progress(
+        TextColumn("[bold]solving"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _rate_column(),
+        TimeElapsedColumn(),
+        TextColumn("elapsed,"),
+        TimeRemainingColumn(),
+        TextColumn("left"),
+        console=err_console,
+        disable=not show,
+    )
+    t0 = time.perf_counter()
+    interrupted = False
+    try:
+        with progress:
+            task = progress.add_task("solving", total=total)
+            for r in solve_files(
+                files,
+                job,
+                workers=workers,
+                scheduler=scheduler if dask is None else "local",
+                done=writer.done,
+                chunk_size=chunk,
+                counts=counts,
+            ):
+                if r.ok:
+                    writer.write(r)
+                else:
+                    log.write(r)
+                    if len(shown) < 20:
+                        shown.append(f"error: {r.error}")
+                progress.advance(task)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        writer.close()
+        log.close()
+    secs = time.perf_counter() - t0
+    n = writer.written + log.count
+    summary = (
+        f"{writer.written} boards solved, {counts.get('skipped', 0)} already done, "
+        f"{log.count} bad; {secs:.1f} s, {n / secs if secs > 0 else 0.0:.1f} boards/s"
+    )
+    if log.count > len(shown):
+        shown.append(f"... and {log.count - len(shown)} more bad boards")
+    if log.count and log.path is not None:
+        summary += f"; bad boards in {str(log.path)!r}"
+    for line in [*shown, summary]:
+        err_console.print(line, markup=False, highlight=False, soft_wrap=True)
+    if interrupted:
+        raise fail("interrupted: run again with --resume to go on")
+    if log.count:
+        raise typer.Exit(code=1)
+
+
+# -- analyze / playout / table / best: the hand analyser (analyze.py) --------------------
+
+PlayOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--play",
+        help="A play record from the start, e.g. 'SQ SK S2 SA ...' (may stop anywhere; "
+        "Dominoes passes '-'). Default: the board's PBN Play section.",
+    ),
+]
+ViewOpt = Annotated[
+    str | None,
+    typer.Option("--seat", help="Show the card values from this seat's point of view."),
+]
+PlayStartOpt = Annotated[
+    str | None,
+    typer.Option("--start", help="Dominoes starting rank (2..A), or 'best' (the declarer's)."),
+]
+
+
+def _card_text(move: int | None) -> str:
+    """``♠Q``, or ``pass``."""
+    if move is None:
+        return "pass"
+    return SUIT_SYMBOLS[move >> 4] + "23456789TJQKA"[move & 15]
+
+
+def _each_board(file: Path, each: Callable[[Board], None]) -> None:
+    """Run ``each`` on every board of a PBN file; a bad board is reported on stderr
+    (and gives exit code 1) while the others go on."""
+    bad = 0
+    for item in read_pbn(file, errors="yield"):
+        if isinstance(item, BadBoard):
+            bad += 1
+            err_console.print(
+                f"error: {item.reason}", markup=False, highlight=False, soft_wrap=True
+            )
+            continue
+        try:
+            each(item)
+        except BarbuError as e:
+            bad += 1
+            err_console.print(
+                f"error: {item.location}: {e}", markup=False, highlight=False, soft_wrap=True
+            )
+    if bad:
+        raise typer.Exit(code=1)
+
+
+def _options(
+    rules: str, variant: list[str] | None, scale: Path | None
+) -> tuple[list[str], Scale | None]:
+    """The variants (canonical) and the scale file, checked once before any board."""
+    return sorted(parse_variants(variant or [])), (load_scale(scale) if scale else None)
+
+
+def _board_key(board: Board) -> object:
+    return board.tags.get("Board", board.number)
+
+
+def _values_table(pv: analysis.CardValues) -> Table:
+    """The card values of a position, best cards starred."""
+    t = Table(box=box.SIMPLE_HEAD)
+    t.add_column("card")
+    t.add_column("equals")
+    t.add_column(f"value for {pv.view.name}", justify="right")
+    t.add_column("")
+    for o in pv.options:
+        eq = " ".join(_card_text(c) for c in o.equals)
+        star = "[bold green]*[/bold green]" if o.best else ""
+        style = "bold" if o.best else ""
+        t.add_row(_card_text(o.card), eq, _fmt(o.value), star, style=style)
+    return t
+
+
+@app.command("analyze")
+@handle_errors
+def analyze_cmd(
+    file: FileArg,
+    contract: ContractOpt,
+    trump: TrumpOpt = None,
+    start: PlayStartOpt = None,
+    seat: ViewOpt = None,
+    play: PlayOpt = None,
+    declarer: DeclarerOpt = None,
+    rules: RulesOpt = "classic",
+    variant: VariantOpt = None,
+    scale: ScaleOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Card values, and the cost of each card of a play record (errors per player)."""
+    variants, sc = _options(rules, variant, scale)
+    game, best = analysis.parse_game(
+        contract, rules=rules, variants=variants, scale=sc, trump=trump, start=start
+    )
+    if seat is not None:
+        parse_seat(seat)
+    moves = analysis.parse_moves(play) if play is not None else None
+    solver = Solver()
+
+    def each(board: Board) -> None:
+        # Without --play, the board's Play section (its Play tag's seat plays first).
+        found = analysis.board_record(board, game, declarer) if moves is None else None
+        decl: Seat | None = None
+        record: list[int | None] | None = moves
+        if found is not None:
+            deal, record = found
+        else:
+            deal, decl = board.deal, board.declarer(variants, declarer)
+        a = analysis.analyze(
+            deal,
+            game if not best else contract,
+            play=record,
+            seat=seat,
+            declarer=decl,
+            trump=trump,
+            start=start,
+            rules=rules,
+            variants=variants,
+            scale=sc,
+            solver=solver,
+        )
+        if json_out:
+            rec: dict[str, object] = {"board": _board_key(board)}
+            rec.update(a.as_dict())
+            typer.echo(json.dumps(rec, ensure_ascii=False))
+            return
+        title = f"{board.label.capitalize()}: {a.game.describe()}, {a.leader.name} plays first"
+        console.print(f"[bold]{escape(title)}[/bold]")
+        console.print(_diagram(Deal(a.deal)))
+        if a.plays:
+            t = Table(box=box.SIMPLE_HEAD)
+            for name in ("#", "trick", "seat", "card", "before", "after", "cost", "better"):
+                right = name in ("before", "after", "cost")
+                t.add_column(name, justify="right" if right else "left")
+            for p in a.plays:
+                t.add_row(
+                    str(p.number),
+                    "" if p.trick is None else str(p.trick),
+                    p.seat.name,
+                    _card_text(p.card),
+                    _fmt(p.before),
+                    _fmt(p.after),
+                    str(p.cost) if p.error else "",
+                    " ".join(_card_text(m) for m in p.better),
+                    style="bold red" if p.error else "",
+                )
+            console.print(t)
+            costs = ", ".join(f"{s.name} {a.costs[s]}" for s in Seat)
+            console.print(f"Errors: {len(a.errors)}; cost by player: {costs}; total {a.total_cost}")
+        if a.scores is not None:
+            res = ", ".join(f"{s.name} {_fmt(a.scores[s])}" for s in Seat)
+            console.print(f"Result: {res}")
+        pv = a.position
+        if pv is not None:
+            where = f"trick {pv.trick}" if pv.trick is not None else f"table [{pv.layout}]"
+            if pv.trick_cards:
+                where += ", cards so far " + " ".join(_card_text(c) for c in pv.trick_cards)
+            console.print(
+                f"{pv.mover.name} to play ({escape(where)}); values for {pv.view.name}, "
+                f"position {_fmt(pv.value)}:"
+            )
+            console.print(_values_table(pv))
+        console.print(f"[dim]{a.seconds * 1000:.1f} ms[/dim]\n")
+
+    _each_board(file, each)
+
+
+def _line_rows(p: analysis.Playout) -> Table:
+    """The line trick by trick (seat columns), or Dominoes round by round."""
+    t = Table(box=box.SIMPLE_HEAD)
+    t.add_column("trick" if p.tricks else "round", justify="right")
+    for s in Seat:
+        t.add_column(s.name)
+    if p.tricks:
+        t.add_column("won by")
+        numbers = [s.trick for s in p.steps if s.winner is not None]
+        for tr, number in zip(p.tricks, numbers, strict=True):
+            cells = [""] * 4
+            for i, c in enumerate(tr.cards):
+                seat = tr.seat_of(i)
+                text = _card_text(c)
+                cells[seat] = f"[bold]{text}[/bold]" if seat == tr.winner else text
+                if i == 0:
+                    cells[seat] += "[dim]<[/dim]"
+            t.add_row(str(number), *cells, tr.winner.name)
+        return t
+    # A round ends when play comes back round the table (an Ace replayed shares a cell).
+    row: list[str] = [""] * 4
+    last = -1
+    n = 0
+    for step in p.steps:
+        col = (step.seat - p.leader) & 3
+        if col < last:
+            n += 1
+            t.add_row(str(n), *row)
+            row = [""] * 4
+        row[step.seat] = f"{row[step.seat]} {_card_text(step.card)}".strip()
+        last = col
+    if any(row):
+        t.add_row(str(n + 1), *row)
+    return t
+
+
+@app.command("playout")
+@handle_errors
+def playout_cmd(
+    file: FileArg,
+    contract: ContractOpt,
+    trump: TrumpOpt = None,
+    start: PlayStartOpt = None,
+    declarer: DeclarerOpt = None,
+    rules: RulesOpt = "classic",
+    variant: VariantOpt = None,
+    scale: ScaleOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """A consistent line: each player always keeps its own guarantee highest."""
+    variants, sc = _options(rules, variant, scale)
+    analysis.parse_game(
+        contract, rules=rules, variants=variants, scale=sc, trump=trump, start=start
+    )
+    solver = Solver()
+
+    def each(board: Board) -> None:
+        p = analysis.playout(
+            board.deal,
+            contract,
+            declarer=board.declarer(variants, declarer),
+            trump=trump,
+            start=start,
+            rules=rules,
+            variants=variants,
+            scale=sc,
+            solver=solver,
+        )
+        if json_out:
+            rec: dict[str, object] = {"board": _board_key(board)}
+            rec.update(p.as_dict())
+            typer.echo(json.dumps(rec, ensure_ascii=False))
+            return
+        title = f"{board.label.capitalize()}: {p.game.describe()}, {p.leader.name} plays first"
+        console.print(f"[bold]{escape(title)}[/bold]")
+        console.print(_diagram(Deal(p.deal)))
+        console.print(_line_rows(p))
+        res = Table(box=box.SIMPLE_HEAD)
+        res.add_column("")
+        for s in Seat:
+            res.add_column(s.name, justify="right")
+        res.add_column("total", justify="right")
+        g = p.guarantees
+        res.add_row("guaranteed", *(_fmt(g[s]) for s in Seat), "")
+        if p.places is not None:
+            res.add_row("place", *(_fmt(p.places[s]) for s in Seat), "")
+        res.add_row("line", *(_fmt(p.scores[s]) for s in Seat), _fmt(p.total), style="bold")
+        console.print(res)
+        console.print(f"[dim]{p.seconds * 1000:.1f} ms[/dim]\n")
+
+    _each_board(file, each)
+
+
+@app.command("table")
+@handle_errors
+def table_cmd(
+    file: FileArg,
+    declarer: DeclarerOpt = None,
+    rules: RulesOpt = "classic",
+    variant: VariantOpt = None,
+    scale: ScaleOpt = None,
+    dominoes: Annotated[
+        str,
+        typer.Option(
+            "--dominoes", help="Dominoes rows: 'best' (the declarer's best rank) or 'all' (13)."
+        ),
+    ] = "best",
+    json_out: JsonOpt = False,
+) -> None:
+    """Every contract of the rule set by seat, with the declarer's best trump and start."""
+    variants, sc = _options(rules, variant, scale)
+    mode = dominoes.strip().lower()
+    if mode not in ("best", "all"):
+        raise ParseError(f"--dominoes must be 'best' or 'all', got {dominoes!r}")
+    solver = Solver()
+
+    def each(board: Board) -> None:
+        decl = board.declarer(variants, declarer)
+        t = analysis.table(
+            board.deal,
+            declarer=decl,
+            rules=rules,
+            variants=variants,
+            scale=sc,
+            dominoes="all" if mode == "all" else "best",
+            solver=solver,
+        )
+        if json_out:
+            rec: dict[str, object] = {"board": _board_key(board)}
+            rec.update(t.as_dict())
+            typer.echo(json.dumps(rec, ensure_ascii=False))
+            return
+        title = f"{board.label.capitalize()}: {rules} rules, declarer {decl.name}"
+        res = Table(box=box.SIMPLE_HEAD, title=None)
+        res.add_column("contract")
+        for s in Seat:
+            res.add_column(f"{s.name}{' (decl.)' if s == decl else ''}", justify="right")
+        for r in t.rows:
+            res.add_row(escape(r.title), *(_fmt(r.scores[s]) for s in Seat))
+        console.print(f"[bold]{escape(title)}[/bold]")
+        outer = Table.grid(padding=(0, 4))
+        outer.add_row(_diagram(board.deal), res)
+        console.print(outer)
+        notes = []
+        if t.best_trump is not None:
+            sym = SUIT_SYMBOLS["SHDC".index(t.best_trump)] if t.best_trump != "NT" else "NT"
+            notes.append(f"best trump for {decl.name}: {sym} ({_fmt(t.best_trump_value)})")
+        if t.best_start is not None:
+            notes.append(f"best start: {t.best_start} ({_fmt(t.best_start_value)})")
+        if notes:
+            console.print("; ".join(notes))
+        console.print(f"[dim]{t.seconds * 1000:.1f} ms[/dim]\n")
+
+    _each_board(file, each)
+
+
+@app.command("best")
+@handle_errors
+def best_cmd(
+    file: FileArg,
+    declarer: DeclarerOpt = None,
+    played: Annotated[
+        str | None,
+        typer.Option("--played", help="Contracts this declarer already played, e.g. barbu,trumps."),
+    ] = None,
+    averages: Annotated[
+        Path | None,
+        typer.Option("--averages", help="An averages file (default: the one shipped)."),
+    ] = None,
+    rules: RulesOpt = "classic",
+    variant: VariantOpt = None,
+    scale: ScaleOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Which contract to declare, double dummy: the largest gain over the average."""
+    variants, sc = _options(rules, variant, scale)
+    done = [p for p in (played or "").split(",") if p.strip()]
+    solver = Solver()
+
+    def each(board: Board) -> None:
+        decl = board.declarer(variants, declarer)
+        adv = analysis.best_contract(
+            board.deal,
+            declarer=decl,
+            played=done,
+            rules=rules,
+            variants=variants,
+            scale=sc,
+            averages=averages,
+            solver=solver,
+        )
+        if json_out:
+            rec: dict[str, object] = {"board": _board_key(board)}
+            rec.update(adv.as_dict())
+            typer.echo(json.dumps(rec, ensure_ascii=False))
+            return
+        console.print(f"[bold]{escape(board.label.capitalize())}: declarer {decl.name}[/bold]")
+        res = Table(box=box.SIMPLE_HEAD)
+        for name in ("contract", "value", "average", "gain", "deals"):
+            res.add_column(name, justify="left" if name == "contract" else "right")
+        for o in adv.options:
+            what = o.title
+            if o.trump is not None:
+                what += f" ({SUIT_SYMBOLS['SHDC'.index(o.trump)] if o.trump != 'NT' else 'NT'})"
+            if o.start is not None and o.contract == "dominoes":
+                what += f" from the {o.start}"
+            res.add_row(
+                escape(what),
+                _fmt(o.value),
+                f"{o.average:.2f} ± {o.stderr:.2f}",
+                f"{o.gain:+.2f}",
+                str(o.deals),
+                style="bold green" if o is adv.best else "",
+            )
+        outer = Table.grid(padding=(0, 4))
+        outer.add_row(_diagram(board.deal), res)
+        console.print(outer)
+        console.print(f"Advice: [bold]{escape(adv.best.title)}[/bold] (gain {adv.best.gain:+.2f})")
+        if adv.provisional:
+            console.print(
+                f"[yellow]warning: provisional averages ({escape(adv.averages)}: fewer deals "
+                "than asked for)[/yellow]"
+            )
+        console.print(f"[dim]{adv.seconds * 1000:.1f} ms[/dim]\n")
+
+    _each_board(file, each)
 
 
 def main() -> None:

@@ -1,0 +1,1327 @@
+"""The hand analyser: card values, the cost of each card played, a consistent line,
+the full table of a deal, and which contract to declare.
+
+Everything here is built on :class:`~barbu_dd.solver.Solver` (one solver per call,
+so its transposition table stays warm from one position to the next) and on the
+rules engine :mod:`barbu_dd.play` (which checks every card of a play record).  The
+answers are frozen dataclasses; the command line only formats them.
+
+- :func:`analyze` — the value of every legal card of the seat to move (from that
+  seat's point of view, or another seat's), and with a play record, for every card
+  played, the score its player could guarantee before it and after it: a card that
+  lowers its own player's guarantee is an error, and costs the difference.
+- :func:`playout` — a consistent line: each player, at every turn, plays a card that
+  keeps its own guarantee highest; the resulting scores of the four seats.
+- :func:`table` — every contract of a rule set by seat, with the declarer's best
+  trump suit and starting rank.
+- :func:`best_contract` — the declarer's contracts still to play, their value on the
+  deal and their gain over the contract's average value (from the averages shipped
+  with the package, see :mod:`barbu_dd.averages`).
+
+A player's *guarantee* at some point of the play is what they have won since the
+start of the analysed position plus the best score they can guarantee in the rest
+of the play against the three others (SPEC §5); in Dominoes, the points of the
+place they can guarantee.
+
+N, void in spades, keeps the K♥ instead of discarding it under W's winning S4,
+and wins it in the last trick:
+
+>>> a = analyze("N:.K.A. 3.2.. Q2... 4.3..", "barbu", declarer="S",
+...             play="S2 S4 DA S3 H3 HK H2 SQ")
+>>> [(p.name, p.seat.name, p.before, p.after, p.cost) for p in a.errors]
+[('DA', 'N', 0, -20, 20)]
+>>> a.costs, a.total_cost, a.scores
+((20, 0, 0, 0), 20, (-20, 0, 0, 0))
+
+Decisions:
+
+- **Passes** in a Dominoes / Réussite record are written ``-``, ``pass`` or ``p``; a
+  pass is forced, so it may also be left out: when the seat to move has no card to
+  play, the next card of the record is taken to be the next seat's, after a pass.
+- **Ravage City** is scored on all the cards each player won, which the search core
+  cannot yet be given for a position after completed tricks: its card values and
+  costs are exact within the first trick of the analysed position; later ones raise
+  :class:`~barbu_dd.errors.SolverError`.
+- **Best cards** (:attr:`CardOption.best`) are the cards that reach the position's
+  value for the viewing seat: the highest values when the viewing seat is the one to
+  move, the lowest when another seat moves (the three others play against it).
+- **The playout's tie-break**: among the cards that keep the mover's guarantee
+  highest, the lowest card: lowest rank first (2 … A, also with low Aces), and among
+  equal ranks the first suit in the order ♠ ♥ ♦ ♣.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Literal
+
+from .cards import RANK_CHARS, SUIT_CHARS, Card, Rank, Seat, card_name, parse_card, parse_seat
+from .contracts import Game, Scale, contracts_of, find_contract, make_game, parse_variants
+from .deal import Deal, Trick
+from .dominoes import possible_starts
+from .errors import IllegalPlayError, InvalidPositionError, ParseError, SolverError
+from .pbn import Board, play_sequence
+from .play import (
+    DominoPosition,
+    check_card,
+    domino_finished,
+    domino_moves,
+    domino_places,
+    domino_play,
+    domino_scores,
+    legal_mask,
+    score_tricks,
+    trick_number,
+    trick_value,
+)
+from .solver import Score, Solver, leader_for
+
+__all__ = [
+    "PASS_WORDS",
+    "Move",
+    "Scores",
+    "CardOption",
+    "CardValues",
+    "PlayedCard",
+    "Analysis",
+    "LineStep",
+    "Playout",
+    "TableRow",
+    "DealTable",
+    "ContractOption",
+    "Advice",
+    "parse_moves",
+    "move_name",
+    "board_record",
+    "parse_game",
+    "analyze",
+    "playout",
+    "table",
+    "best_contract",
+]
+
+#: A move: a card, or ``None`` for a pass (Dominoes and Réussite only).
+Move = Card | None
+#: One score a seat (``None``: not asked, or already out in a Dominoes ending).
+Scores = tuple[Score | None, Score | None, Score | None, Score | None]
+#: The words that write a pass in a Dominoes play record.
+PASS_WORDS: frozenset[str] = frozenset({"-", "pass", "p"})
+
+
+def move_name(move: Move) -> str:
+    """``'SQ'``, or ``'pass'`` for ``None``.
+
+    >>> move_name(None), move_name(parse_card("qs"))
+    ('pass', 'SQ')
+    """
+    return "pass" if move is None else card_name(move)
+
+
+def parse_moves(play: str | Iterable[Card | str | None]) -> list[Move]:
+    """A play record as moves: text ``"SQ SK S2 SA"`` (spaces or commas) or a sequence
+    of cards, names, and passes (``None``, ``'-'``, ``'pass'``).
+
+    :raises ParseError: for a word that is neither a card nor a pass.
+
+    >>> [move_name(m) for m in parse_moves("sq, 10h - pass")]
+    ['SQ', 'HT', 'pass', 'pass']
+    """
+    items: Iterable[Card | str | None]
+    items = play.replace(",", " ").split() if isinstance(play, str) else play
+    out: list[Move] = []
+    for m in items:
+        if m is None or (isinstance(m, str) and m.strip().lower() in PASS_WORDS):
+            out.append(None)
+        elif isinstance(m, str):
+            out.append(parse_card(m))
+        else:
+            out.append(int(m))
+    return out
+
+
+def _num(x: Score | Fraction) -> Score:
+    """A score as the solver gives it: ``int`` when whole, else ``float``."""
+    if isinstance(x, Fraction):
+        return int(x) if x.denominator == 1 else float(x)
+    return x
+
+
+def _seat(value: Seat | int | str) -> Seat:
+    return parse_seat(value) if isinstance(value, str) else Seat(value)
+
+
+def _four(values: Sequence[Score | None]) -> Scores:
+    return (values[0], values[1], values[2], values[3])
+
+
+def _game_record(game: Game) -> dict[str, object]:
+    """The contract part of a JSON record."""
+    return {
+        "contract": game.contract.name,
+        "trump": None if game.trump is None else SUIT_CHARS[game.trump],
+        "start": None if game.start is None else RANK_CHARS[game.start],
+        "rules": game.rules,
+        "variants": sorted(game.variants),
+    }
+
+
+# -- result types ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardOption:
+    """One legal move of the seat to move and its value for the viewing seat.
+
+    ``equals`` are the cards equivalent to ``card`` (the same value, shown once, as
+    DDS does); ``card`` is ``None`` for a forced pass in Dominoes.
+    """
+
+    card: Move
+    equals: tuple[Card, ...]
+    value: Score
+    best: bool
+
+    @property
+    def name(self) -> str:
+        """``'SK'``, or ``'pass'``."""
+        return move_name(self.card)
+
+    @property
+    def cards(self) -> tuple[Move, ...]:
+        """The card and its equals."""
+        return (self.card, *self.equals)
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "card": self.name,
+            "equals": [card_name(c) for c in self.equals],
+            "value": self.value,
+            "best": self.best,
+        }
+
+
+@dataclass(frozen=True)
+class CardValues:
+    """The value of every legal move of a position for one viewing seat.
+
+    ``value`` is the position's value for ``view`` (SPEC §5, plus what ``view`` won
+    since the analysed position began); ``options`` are the moves, equal cards
+    grouped; ``trick`` and ``trick_cards`` (trick contracts) the number of the trick
+    in progress and its cards so far; ``layout`` (Dominoes) the table.
+    """
+
+    game: Game
+    deal: str
+    mover: Seat
+    view: Seat
+    value: Score
+    options: tuple[CardOption, ...]
+    trick: int | None = None
+    trick_cards: tuple[Card, ...] = ()
+    layout: str | None = None
+
+    @property
+    def best(self) -> tuple[CardOption, ...]:
+        """The moves that reach the position's value (see the module's decisions)."""
+        return tuple(o for o in self.options if o.best)
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        out: dict[str, object] = {
+            "deal": self.deal,
+            "mover": self.mover.name,
+            "view": self.view.name,
+            "value": self.value,
+        }
+        if self.trick is not None:
+            out["trick"] = self.trick
+            out["trick_cards"] = [card_name(c) for c in self.trick_cards]
+        if self.layout is not None:
+            out["layout"] = self.layout
+        out["cards"] = [o.as_dict() for o in self.options]
+        return out
+
+
+@dataclass(frozen=True)
+class _MoveRecord:
+    """A move of a line: its number from 1, the trick number (trick contracts, ``None``
+    in Dominoes), who made it and the card (``None``: a pass)."""
+
+    number: int
+    trick: int | None
+    seat: Seat
+    card: Move
+
+    @property
+    def name(self) -> str:
+        """``'SQ'``, or ``'pass'``."""
+        return move_name(self.card)
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "number": self.number,
+            "trick": self.trick,
+            "seat": self.seat.name,
+            "card": self.name,
+        }
+
+
+@dataclass(frozen=True)
+class PlayedCard(_MoveRecord):
+    """One move of a play record and what it did to its player's guarantee.
+
+    ``number`` counts the moves of the record from 1 (inserted forced passes
+    included).  ``before`` and ``after`` are the player's guarantee before and after
+    the move; ``better``, for an error, lists the moves that kept it.
+    """
+
+    before: Score = 0
+    after: Score = 0
+    better: tuple[Move, ...] = ()
+
+    @property
+    def error(self) -> bool:
+        """Whether the move lowered its player's guarantee."""
+        return self.after < self.before
+
+    @property
+    def cost(self) -> Score:
+        """What the move cost its player (0 when it is not an error)."""
+        return self.before - self.after if self.after < self.before else 0
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            **super().as_dict(),
+            "before": self.before,
+            "after": self.after,
+            "cost": self.cost,
+            "error": self.error,
+            "better": [move_name(m) for m in self.better],
+        }
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A position analysed: the moves of its play record, and the card values where the
+    record stops.
+
+    ``costs`` is what the errors cost each seat (N E S W), ``total_cost`` their sum;
+    ``position`` the card values after the record (``None`` when the play is over);
+    ``won`` what each seat won in the record's completed tricks (trick contracts) or
+    the place points of the seats that went out (Dominoes); ``scores`` the final
+    scores when the record plays the position to its end.
+    """
+
+    game: Game
+    deal: str
+    leader: Seat
+    plays: tuple[PlayedCard, ...]
+    costs: tuple[Score, Score, Score, Score]
+    position: CardValues | None
+    won: Scores
+    scores: Scores | None = None
+    seconds: float = 0.0
+
+    @property
+    def errors(self) -> tuple[PlayedCard, ...]:
+        """The moves that lowered their player's guarantee."""
+        return tuple(p for p in self.plays if p.error)
+
+    @property
+    def total_cost(self) -> Score:
+        """What the errors cost in all."""
+        return sum(self.costs)
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            **_game_record(self.game),
+            "deal": self.deal,
+            "leader": self.leader.name,
+            "plays": [p.as_dict() for p in self.plays],
+            "errors": len(self.errors),
+            "costs": {s.name: self.costs[s] for s in Seat},
+            "total_cost": self.total_cost,
+            "won": {s.name: self.won[s] for s in Seat},
+            "scores": None if self.scores is None else {s.name: self.scores[s] for s in Seat},
+            "position": None if self.position is None else self.position.as_dict(),
+            "seconds": round(self.seconds, 6),
+        }
+
+
+@dataclass(frozen=True)
+class LineStep(_MoveRecord):
+    """One move of a :func:`playout` line: who played what, and the mover's guarantee
+    (unchanged by the move: each player keeps its own guarantee highest).
+
+    ``winner`` is the seat that won the trick the card completes (trick contracts).
+    """
+
+    value: Score = 0
+    winner: Seat | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            **super().as_dict(),
+            "value": self.value,
+            "winner": None if self.winner is None else self.winner.name,
+        }
+
+
+@dataclass(frozen=True)
+class Playout:
+    """A consistent line (see :func:`playout`) and its result.
+
+    ``guarantees`` are the seats' optimal scores at the start (SPEC §5); ``scores``
+    what the line gives each seat (never less than its guarantee), adding up to
+    ``total``: the contract's total for a full deal (``Game.total``), what the
+    ending hands out otherwise.  ``tricks`` (trick contracts) are the line's tricks,
+    ``places`` (Dominoes) the finishing places.
+    """
+
+    game: Game
+    deal: str
+    leader: Seat
+    steps: tuple[LineStep, ...]
+    guarantees: Scores
+    scores: Scores
+    tricks: tuple[Trick, ...] = ()
+    places: tuple[int | None, int | None, int | None, int | None] | None = None
+    seconds: float = 0.0
+
+    @property
+    def total(self) -> Score:
+        """The sum of the line's scores."""
+        return sum(s for s in self.scores if s is not None)
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        out: dict[str, object] = {
+            **_game_record(self.game),
+            "deal": self.deal,
+            "leader": self.leader.name,
+            "line": [s.as_dict() for s in self.steps],
+        }
+        if self.tricks:
+            out["tricks"] = [
+                {
+                    "leader": t.leader.name,
+                    "cards": [card_name(c) for c in t.cards],
+                    "winner": t.winner.name,
+                }
+                for t in self.tricks
+            ]
+        if self.places is not None:
+            out["places"] = {s.name: self.places[s] for s in Seat}
+        out["guarantees"] = {s.name: self.guarantees[s] for s in Seat}
+        out["scores"] = {s.name: self.scores[s] for s in Seat}
+        out["total"] = self.total
+        out["seconds"] = round(self.seconds, 6)
+        return out
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One contract of a :func:`table`: each seat's optimal score.
+
+    ``label`` names it as batch records do (``'barbu'``, ``'trumps:H'``,
+    ``'dominoes:9'``); ``best`` is set on the ``dominoes:best`` row.
+    """
+
+    label: str
+    contract: str
+    title: str
+    scores: Scores
+    trump: str | None = None
+    start: str | None = None
+    best: bool = False
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "label": self.label,
+            "contract": self.contract,
+            "trump": self.trump,
+            "start": self.start,
+            "best_start": self.best,
+            "scores": {s.name: self.scores[s] for s in Seat},
+            "seconds": round(self.seconds, 6),
+        }
+
+
+@dataclass(frozen=True)
+class DealTable:
+    """Every contract of a rule set on one deal, by seat (see :func:`table`).
+
+    ``best_trump`` is the declarer's best trump suit (``'S'`` … ``'C'``, ``'NT'`` in
+    the bridge rule set), ``best_start`` its best Dominoes starting rank and
+    ``start_scores`` its points from each rank tried; ``None`` / empty when the rule
+    set has no such contract (or no rank fits the position).
+    """
+
+    deal: str
+    declarer: Seat
+    rules: str
+    variants: tuple[str, ...]
+    rows: tuple[TableRow, ...]
+    best_trump: str | None = None
+    best_trump_value: Score | None = None
+    best_start: str | None = None
+    best_start_value: Score | None = None
+    start_scores: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def row(self, label: str) -> TableRow:
+        """The row of a label (``'trumps:H'``).
+
+        :raises KeyError: if the table has no such row.
+        """
+        for r in self.rows:
+            if r.label == label:
+                return r
+        raise KeyError(label)
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "deal": self.deal,
+            "declarer": self.declarer.name,
+            "rules": self.rules,
+            "variants": list(self.variants),
+            "rows": [r.as_dict() for r in self.rows],
+            "best_trump": self.best_trump,
+            "best_trump_value": self.best_trump_value,
+            "best_start": self.best_start,
+            "best_start_value": self.best_start_value,
+            "start_scores": dict(self.start_scores),
+            "seconds": round(self.seconds, 6),
+        }
+
+
+@dataclass(frozen=True)
+class ContractOption:
+    """A contract the declarer may still choose: its value on the deal, the average
+    value of the contract for a declarer, and the gain over it.
+
+    ``trump`` / ``start`` are the declarer's best trump suit / starting rank;
+    ``deals`` and ``stderr`` describe the average (random deals, standard error).
+    """
+
+    contract: str
+    title: str
+    value: Score
+    average: float
+    gain: float
+    deals: int
+    stderr: float
+    trump: str | None = None
+    start: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "contract": self.contract,
+            "trump": self.trump,
+            "start": self.start,
+            "value": self.value,
+            "average": round(self.average, 4),
+            "gain": round(self.gain, 4),
+            "deals": self.deals,
+            "stderr": round(self.stderr, 4),
+        }
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Which contract to declare, double dummy (see :func:`best_contract`).
+
+    ``best`` is the option with the largest gain (the first in the rule set's order
+    on a tie); ``provisional`` is set when an average comes from fewer deals than
+    the averages file asks for (see :mod:`barbu_dd.averages`).
+    """
+
+    deal: str
+    declarer: Seat
+    rules: str
+    variants: tuple[str, ...]
+    options: tuple[ContractOption, ...]
+    best: ContractOption
+    averages: str
+    provisional: bool = False
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "deal": self.deal,
+            "declarer": self.declarer.name,
+            "rules": self.rules,
+            "variants": list(self.variants),
+            "options": [o.as_dict() for o in self.options],
+            "advice": self.best.contract,
+            "advice_trump": self.best.trump,
+            "advice_start": self.best.start,
+            "averages": self.averages,
+            "provisional": self.provisional,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+# -- the position being stepped through ----------------------------------------------
+
+
+class _TrickLine:
+    """A trick-contract position and what each seat won since it began."""
+
+    def __init__(self, solver: Solver, game: Game, deal: Deal) -> None:
+        self.solver = solver
+        self.game = game
+        self.deal = deal
+        self.first = trick_number(deal)
+        self.history = len(deal.tricks)
+        self._won = [0, 0, 0, 0]
+
+    @property
+    def over(self) -> bool:
+        return not self.deal.trick and not any(self.deal.masks)
+
+    @property
+    def mover(self) -> Seat:
+        return self.deal.to_move
+
+    @property
+    def trick(self) -> int | None:
+        return self.first + len(self.deal.tricks) - self.history
+
+    def _ravage_guard(self) -> None:
+        if self.game.kind == "ravage" and len(self.deal.tricks) > self.history:
+            raise SolverError(
+                f"ravage city: trick {self.trick} cannot be valued yet: the search core "
+                "cannot be given the cards won in earlier tricks (only the first trick of "
+                "a position is analysed)"
+            )
+
+    def value(self, seat: Seat) -> Score:
+        if self.over:
+            return self.won()[seat] or 0
+        self._ravage_guard()
+        v = self.solver.solve(self.deal, self.game, seats=(seat,)).scores[seat]
+        assert v is not None
+        return self._won[seat] + v
+
+    def options(self, view: Seat) -> list[tuple[Move, tuple[Card, ...], Score]]:
+        self._ravage_guard()
+        vals = self.solver.card_values(self.deal, self.game, seat=view)
+        return [(v.card, v.equals, self._won[view] + v.value) for v in vals]
+
+    def after(self, move: Move, seat: Seat) -> Score:
+        if self.game.kind == "ravage":  # the core counts the cards this trick wins
+            for card, equals, v in self.options(seat):
+                if move == card or move in equals:
+                    return v
+            raise AssertionError("a legal card is in no group")  # pragma: no cover
+        saved = list(self._won)
+        self.play(move)
+        try:
+            return self.value(seat)
+        finally:
+            self.deal.unplay()
+            self._won = saved
+
+    def forced(self) -> bool:
+        """Whether the seat to move has only one legal card."""
+        return legal_mask(self.deal, self.game).bit_count() == 1
+
+    def check(self, move: Move) -> None:
+        if move is None:
+            raise IllegalPlayError(
+                f"trick {self.trick}: {self.mover.name} cannot pass in {self.game.contract.name}"
+            )
+        check_card(self.deal, self.game, move)
+
+    def play(self, move: Move) -> Seat | None:
+        assert move is not None
+        number = self.trick
+        assert number is not None
+        t = self.deal.play(move, trump=self.game.trump)
+        if t is None:
+            return None
+        if self.game.kind != "ravage":
+            self._won[t.winner] += trick_value(self.game, t.cards, number)
+        return t.winner
+
+    def tricks(self) -> tuple[Trick, ...]:
+        return tuple(self.deal.tricks[self.history :])
+
+    def won(self) -> Scores:
+        if self.game.kind == "ravage":
+            if not self.over:
+                return (0, 0, 0, 0)
+            return self.scores()
+        return _four(self._won)
+
+    def scores(self) -> Scores:
+        s = score_tricks(self.game, self.tricks(), self.first)
+        return _four([_num(x) for x in s])
+
+    def values_of(self, view: Seat) -> CardValues:
+        opts = self.options(view)
+        return _card_values(self, view, opts, trick_cards=tuple(self.deal.trick))
+
+
+class _DominoLine:
+    """A Dominoes / Réussite position (hands, table, seat to move, who went out)."""
+
+    trick = None
+
+    def __init__(self, solver: Solver, game: Game, pos: DominoPosition) -> None:
+        self.solver = solver
+        self.game = game
+        self.pos = pos
+
+    @property
+    def over(self) -> bool:
+        return domino_finished(self.pos)
+
+    @property
+    def mover(self) -> Seat:
+        return self.pos.to_move
+
+    def _value_at(self, pos: DominoPosition, seat: Seat) -> Score | None:
+        if seat in pos.already_out:
+            return None
+        if seat in pos.order:
+            return self.game.places[len(pos.already_out) + pos.order.index(seat)]
+        if domino_finished(pos):
+            place = domino_places(pos)[seat]
+            assert place is not None
+            return self.game.places[place - 1]
+        d = Deal(list(pos.hands))
+        return self.solver.solve(d, self.game, declarer=pos.to_move, seats=(seat,)).scores[seat]
+
+    def _view_value(self, pos: DominoPosition, seat: Seat) -> Score:
+        v = self._value_at(pos, seat)
+        if v is None:
+            raise InvalidPositionError(f"{seat.name} was out before the position began")
+        return v
+
+    def value(self, seat: Seat) -> Score | None:
+        return self._value_at(self.pos, seat)
+
+    def options(self, view: Seat) -> list[tuple[Move, tuple[Card, ...], Score]]:
+        moves: list[Move] = list(domino_moves(self.pos, self.game)) or [None]
+        return [(m, (), self._view_value(domino_play(self.pos, self.game, m), view)) for m in moves]
+
+    def after(self, move: Move, seat: Seat) -> Score:
+        return self._view_value(domino_play(self.pos, self.game, move), seat)
+
+    def forced(self) -> bool:
+        """Whether the seat to move has one move at most (a card, or a pass)."""
+        return len(domino_moves(self.pos, self.game)) <= 1
+
+    def check(self, move: Move) -> None:
+        domino_play(self.pos, self.game, move)
+
+    def play(self, move: Move) -> Seat | None:
+        self.pos = domino_play(self.pos, self.game, move)
+        return None
+
+    def won(self) -> Scores:
+        return _four([self._value_at(self.pos, s) if s in self.pos.order else None for s in Seat])
+
+    def places(self) -> tuple[int | None, int | None, int | None, int | None]:
+        return domino_places(self.pos)
+
+    def scores(self) -> Scores:
+        return domino_scores(self.game, domino_places(self.pos))
+
+    def values_of(self, view: Seat) -> CardValues:
+        return _card_values(self, view, self.options(view), layout=str(self.pos.layout))
+
+    def deal_text(self) -> str:
+        return Deal(list(self.pos.hands)).to_pbn()
+
+
+def _card_values(
+    line: _TrickLine | _DominoLine,
+    view: Seat,
+    opts: list[tuple[Move, tuple[Card, ...], Score]],
+    *,
+    trick_cards: tuple[Card, ...] = (),
+    layout: str | None = None,
+) -> CardValues:
+    mover = line.mover
+    vals = [v for _, _, v in opts]
+    top = max(vals) if view == mover else min(vals)
+    options = tuple(CardOption(c, eq, v, v == top) for c, eq, v in opts)
+    deal = line.deal.to_pbn() if isinstance(line, _TrickLine) else line.deal_text()
+    return CardValues(
+        line.game,
+        deal,
+        mover,
+        view,
+        top,
+        options,
+        trick=line.trick,
+        trick_cards=trick_cards,
+        layout=layout,
+    )
+
+
+def parse_game(
+    contract: str | Game,
+    *,
+    rules: str = "classic",
+    variants: Iterable[str] = (),
+    scale: Scale | str | Path | None = None,
+    trump: str | int | None = None,
+    start: str | int | None = None,
+) -> tuple[Game, bool]:
+    """The game, and whether ``start`` is ``'best'`` (the declarer's best Dominoes
+    starting rank, found per deal; the game then starts from the Jacks until it is).
+
+    :raises ParseError: for an unknown contract, rule set, variant or suit, or
+        ``'best'`` for another contract than Dominoes.
+
+    >>> g, best = parse_game("dominoes", start="best")
+    >>> g.contract.name, best
+    ('dominoes', True)
+    """
+    if isinstance(contract, Game):
+        return contract, False
+    best = isinstance(start, str) and start.strip().lower() == "best"
+    game = make_game(
+        contract,
+        rules=rules,
+        variants=variants,
+        scale=scale,
+        trump=trump,
+        start=None if best else start,
+    )
+    if best and game.contract.name != "dominoes":
+        raise ParseError(f"start 'best' is for dominoes, not {game.contract.name!r}")
+    return game, best
+
+
+def _resolve_game(
+    solver: Solver,
+    deal: Deal | str,
+    contract: str | Game,
+    trump: str | int | None,
+    start: str | int | None,
+    declarer: Seat | None,
+    rules: str,
+    variants: tuple[str, ...],
+    scale: Scale | str | Path | None,
+) -> Game:
+    """The game, with ``start='best'`` resolved to the declarer's best starting rank."""
+    game, best = parse_game(
+        contract, rules=rules, variants=variants, scale=scale, trump=trump, start=start
+    )
+    if best:
+        choice = solver.best_start(deal, declarer, rules=rules, variants=variants, scale=scale)
+        game = replace(game, start=choice.start)
+    return game
+
+
+def _start_line(
+    solver: Solver, game: Game, deal: Deal | str, declarer: Seat | None
+) -> _TrickLine | _DominoLine:
+    """The position to step through, its first mover set."""
+    d = Deal(deal) if isinstance(deal, str) else deal.copy()
+    d = d.complete()
+    if game.kind == "dominoes":
+        if d.trick:
+            raise InvalidPositionError("dominoes has no tricks, but a trick is in progress")
+        mover = declarer if declarer is not None else d.leader
+        if mover is None:
+            raise InvalidPositionError("no declarer given (and the position has no seat to move)")
+        hands = []
+        for s in Seat:
+            if not d.is_known(s):
+                raise InvalidPositionError(f"the hand of {s.name} is unknown: all four are needed")
+            hands.append(d.mask(s))
+        return _DominoLine(solver, game, DominoPosition.from_hands(hands, game, mover))
+    if not d.trick:
+        if declarer is not None:
+            d.leader = leader_for(declarer, game.variants)
+        elif d.leader is None:
+            raise InvalidPositionError("no declarer given (and the position has no leader)")
+    elif d.leader is None:
+        raise InvalidPositionError("a trick is in progress but its leader is not set")
+    for s in Seat:
+        if not d.is_known(s):
+            raise InvalidPositionError(f"the hand of {s.name} is unknown: all four are needed")
+    d.validate(equal=True)
+    return _TrickLine(solver, game, d)
+
+
+def _first_mover(line: _TrickLine | _DominoLine) -> Seat:
+    if isinstance(line, _TrickLine):
+        leader = line.deal.leader
+        assert leader is not None
+        return leader
+    return line.pos.to_move
+
+
+def _deal_text(line: _TrickLine | _DominoLine) -> str:
+    return line.deal.to_pbn() if isinstance(line, _TrickLine) else line.deal_text()
+
+
+def _setup(
+    solver: Solver | None,
+    deal: Deal | str,
+    contract: str | Game,
+    trump: str | int | None,
+    start: str | int | None,
+    declarer: Seat | int | str | None,
+    rules: str,
+    variants: Iterable[str],
+    scale: Scale | str | Path | None,
+) -> _TrickLine | _DominoLine:
+    """The position to step through, on ``solver`` (a new one if ``None``)."""
+    sv = solver if solver is not None else Solver()
+    decl = None if declarer is None else _seat(declarer)
+    vs = tuple(variants)
+    game = _resolve_game(sv, deal, contract, trump, start, decl, rules, vs, scale)
+    return _start_line(sv, game, deal, decl)
+
+
+def board_record(
+    board: Board, game: Game, declarer: Seat | int | str | None = None
+) -> tuple[Deal, list[Move]] | None:
+    """The play record of a board's PBN ``Play`` section: the deal with the seat that
+    plays first set (the ``Play`` tag's seat), and the moves in play order; ``None``
+    without a Play section.
+
+    Trick contracts: the tricks in play order (:func:`barbu_dd.pbn.play_sequence`
+    with the game's trump).  Dominoes and Réussite: the rows read left to right,
+    ``-`` skipped (passes are forced, so they are implied), the columns being the
+    seats from the Play tag's, one row a round.
+
+    :raises ParseError: if ``declarer`` is given and would lead (start) from another
+        seat than the Play section's, or for a malformed section.
+
+    >>> from barbu_dd.pbn import parse_pbn
+    >>> b = parse_pbn('''[Dealer "W"]
+    ... [Deal "N:A2... K3... Q4... J5..."]
+    ... [Play "N"]
+    ... S2 S3 S4 S5''')[0]
+    >>> d, moves = board_record(b, make_game("no-tricks"))
+    >>> d.leader, [move_name(m) for m in moves]
+    (<Seat.N: 0>, ['S2', 'S3', 'S4', 'S5'])
+    """
+    if board.play_section is None or board.play_first is None:
+        return None
+    first = board.play_first
+    if declarer is not None:
+        decl = _seat(declarer)
+        lead = decl if game.kind == "dominoes" else leader_for(decl, game.variants)
+        if lead != first:
+            raise ParseError(
+                f"the Play section starts with {first.name}, but {lead.name} plays first "
+                f"with declarer {decl.name}"
+            )
+    if game.kind == "dominoes":
+        moves = [parse_card(t) for row in board.play_section for t in row if t != "-"]
+    else:
+        moves = [parse_card(t) for t in play_sequence(board, game.trump)]
+    d = board.deal.copy()
+    d.leader = first
+    return d, list(moves)
+
+
+# -- analyze ----------------------------------------------------------------------------
+
+
+def analyze(
+    deal: Deal | str,
+    contract: str | Game,
+    *,
+    play: str | Iterable[Card | str | None] | None = None,
+    seat: Seat | int | str | None = None,
+    declarer: Seat | int | str | None = None,
+    trump: str | int | None = None,
+    start: str | int | None = None,
+    rules: str = "classic",
+    variants: Iterable[str] = (),
+    scale: Scale | str | Path | None = None,
+    solver: Solver | None = None,
+) -> Analysis:
+    """Analyse a position and, with ``play``, the cost of every move of a play record.
+
+    Without a trick in progress the declarer leads (the seat to move in Dominoes;
+    default: the deal's leader).  ``play`` (see :func:`parse_moves`) may stop
+    anywhere.  For every move: its player's guarantee before and after it; a move
+    that lowers it is an error costing the difference.  Where the record stops
+    (before the end), the value of every legal move of the seat to move, from that
+    seat's point of view or from ``seat``'s.  ``start='best'``: the declarer's best
+    Dominoes starting rank.
+
+    :raises IllegalPlayError: naming the card (or pass), its number in the record and
+        the trick, for a move that may not be played, or a move after the end.
+    :raises ParseError: for bad names.
+    :raises InvalidPositionError: for an impossible position, or a viewing seat that
+        was out before a Dominoes ending began.
+    :raises SolverError: for Ravage City after the first trick (see the module doc).
+
+    >>> a = analyze("N:A.2.. K.3.. Q.4.. J.5..", "no-tricks", declarer="N")
+    >>> [(o.name, o.value, o.best) for o in a.position.options]
+    [('SA', -2, True), ('H2', -2, True)]
+    """
+    t0 = time.perf_counter()
+    line = _setup(solver, deal, contract, trump, start, declarer, rules, variants, scale)
+    view = None if seat is None else _seat(seat)
+    start_text, leader = _deal_text(line), _first_mover(line)
+    moves = parse_moves(play) if play is not None else []
+    plays: list[PlayedCard] = []
+    costs: list[Score] = [0, 0, 0, 0]
+    k = 0
+    i = 0
+    while i < len(moves):
+        move = moves[i]
+        k += 1
+        where = f"card {k} of the play" if isinstance(line, _TrickLine) else f"move {k}"
+        if line.over:
+            raise IllegalPlayError(f"{where}: {move_name(move)} comes after the end of the play")
+        mover, number = line.mover, line.trick
+        if (
+            isinstance(line, _DominoLine)
+            and move is not None
+            and not domino_moves(line.pos, line.game)
+        ):
+            move = None  # a forced pass left out of the record
+        else:
+            i += 1
+        try:
+            line.check(move)
+        except IllegalPlayError as e:
+            raise IllegalPlayError(f"{where}: {e}") from None
+        before = line.value(mover)
+        assert before is not None
+        after = before if line.forced() else line.after(move, mover)
+        better: tuple[Move, ...] = ()
+        if after < before:
+            better = tuple(m for c, eq, v in line.options(mover) if v == before for m in (c, *eq))
+            costs[mover] += before - after
+        plays.append(PlayedCard(k, number, mover, move, before, after, better))
+        line.play(move)
+    position = None
+    if not line.over:
+        position = line.values_of(view if view is not None else line.mover)
+    final = line.scores() if line.over else None
+    return Analysis(
+        line.game,
+        start_text,
+        leader,
+        tuple(plays),
+        (costs[0], costs[1], costs[2], costs[3]),
+        position,
+        line.won(),
+        final,
+        time.perf_counter() - t0,
+    )
+
+
+# -- playout ------------------------------------------------------------------------------
+
+
+def _tie_key(move: Move) -> tuple[int, int]:
+    """The playout's tie-break: the lowest rank, then the first suit (♠ ♥ ♦ ♣)."""
+    if move is None:
+        return (-1, -1)
+    return (move & 15, move >> 4)
+
+
+def playout(
+    deal: Deal | str,
+    contract: str | Game,
+    *,
+    declarer: Seat | int | str | None = None,
+    trump: str | int | None = None,
+    start: str | int | None = None,
+    rules: str = "classic",
+    variants: Iterable[str] = (),
+    scale: Scale | str | Path | None = None,
+    solver: Solver | None = None,
+) -> Playout:
+    """A consistent line: at every turn the seat to move plays a card that keeps its own
+    guarantee highest (SPEC §5 from its point of view), to the end of the deal.
+
+    Ties are broken by a fixed rule: among the best cards, the lowest rank (2 … A),
+    and among equal ranks the first suit in the order ♠ ♥ ♦ ♣.  No player's score
+    ends below its guarantee at the start, and the scores add up to what the
+    position hands out (the contract's total for a full deal).
+
+    :raises ParseError: for bad names.
+    :raises InvalidPositionError: for an impossible position.
+    :raises SolverError: for Ravage City beyond one trick (see the module doc).
+
+    >>> p = playout("N:A2... K3... Q4... J5...", "no-tricks", declarer="N")
+    >>> [s.name for s in p.steps], p.scores, p.total
+    (['S2', 'S3', 'S4', 'S5', 'SJ', 'SA', 'SK', 'SQ'], (-2, 0, 0, -2), -4)
+    """
+    t0 = time.perf_counter()
+    line = _setup(solver, deal, contract, trump, start, declarer, rules, variants, scale)
+    start_text, leader = _deal_text(line), _first_mover(line)
+    if line.game.kind == "ravage" and isinstance(line, _TrickLine) and line.deal.tricks_left > 1:
+        raise SolverError(
+            "ravage city: a playout needs the value of positions after completed tricks, "
+            "which the search core cannot be given yet (the cards won so far)"
+        )
+    guarantees = _four([line.value(s) for s in Seat])
+    steps: list[LineStep] = []
+    while not line.over:
+        mover, number = line.mover, line.trick
+        opts = line.options(mover)
+        top = max(v for _, _, v in opts)
+        choices = [m for c, eq, v in opts if v == top for m in (c, *eq)]
+        move = min(choices, key=_tie_key)
+        winner = line.play(move)
+        steps.append(LineStep(len(steps) + 1, number, mover, move, top, winner))
+    scores = line.scores()
+    tricks: tuple[Trick, ...] = ()
+    places = None
+    if isinstance(line, _TrickLine):
+        tricks = line.tricks()
+    else:
+        places = line.places()
+    return Playout(
+        line.game,
+        start_text,
+        leader,
+        tuple(steps),
+        guarantees,
+        scores,
+        tricks,
+        places,
+        time.perf_counter() - t0,
+    )
+
+
+# -- table ----------------------------------------------------------------------------------
+
+
+def _dominoes_rows(
+    sv: Solver,
+    d: Deal,
+    decl: Seat,
+    starts: Sequence[Rank],
+    *,
+    rules: str,
+    variants: tuple[str, ...],
+    scale: Scale | str | Path | None,
+) -> tuple[list[TableRow], dict[str, int]]:
+    """One Dominoes row for each starting rank, and the declarer's points with each."""
+    rows: list[TableRow] = []
+    by_rank: dict[str, int] = {}
+    for r in starts:
+        t1 = time.perf_counter()
+        g = make_game("dominoes", rules=rules, variants=variants, scale=scale, start=r)
+        sol = sv.solve(d, g, declarer=decl)
+        v = sol.scores[decl]
+        assert isinstance(v, int)
+        by_rank[RANK_CHARS[r]] = v
+        rows.append(
+            TableRow(
+                f"dominoes:{RANK_CHARS[r]}",
+                "dominoes",
+                g.describe(),
+                sol.scores,
+                start=RANK_CHARS[r],
+                seconds=time.perf_counter() - t1,
+            )
+        )
+    return rows, by_rank
+
+
+def table(
+    deal: Deal | str,
+    *,
+    declarer: Seat | int | str,
+    rules: str = "classic",
+    variants: Iterable[str] = (),
+    scale: Scale | str | Path | None = None,
+    dominoes: Literal["best", "all"] = "best",
+    solver: Solver | None = None,
+) -> DealTable:
+    """Every contract of the rule set on one deal, each seat's optimal score (SPEC §5).
+
+    The contracts are those of :func:`barbu_dd.batch.table_contracts`: Trumps once
+    for each suit, Dominoes from the declarer's best starting rank (``dominoes='all'``:
+    one row for each starting rank), the Réussite from the Jacks.  The declarer leads
+    (starts Dominoes).  For an ending, Dominoes rows only for the ranks its table
+    allows (none for most trick endings).
+
+    :raises ParseError: for an unknown rule set, variant or seat, or ``dominoes``
+        other than ``'best'`` or ``'all'``.
+    :raises InvalidPositionError: for an impossible position.
+
+    >>> t = table("N:A... 2... 3... 4...", declarer="N")
+    >>> [r.label for r in t.rows][4:]
+    ['no-last-two', 'trumps:S', 'trumps:H', 'trumps:D', 'trumps:C', 'dominoes:best']
+    >>> t.row("no-last-two").scores, t.best_trump, t.best_trump_value
+    ((-20, 0, 0, 0), 'S', 5)
+    """
+    from .batch import table_contracts
+
+    if dominoes not in ("best", "all"):
+        raise ParseError(f"dominoes must be 'best' or 'all', got {dominoes!r}")
+    t0 = time.perf_counter()
+    sv = solver if solver is not None else Solver()
+    decl = _seat(declarer)
+    vs = tuple(sorted(parse_variants(variants)))
+    d = Deal(deal) if isinstance(deal, str) else deal
+    # A full deal's table is empty (every rank fits); an ending's decides.
+    starts = tuple(Rank) if sum(d.sizes()) == 52 else possible_starts(d.masks, "low-aces" in vs)
+    rows: list[TableRow] = []
+    by_rank: dict[str, int] = {}
+    best_start: str | None = None
+    best_start_value: Score | None = None
+    for spec in table_contracts(rules, vs):
+        t1 = time.perf_counter()
+        if spec.contract == "dominoes" and starts:
+            if dominoes == "all":
+                more, by_rank = _dominoes_rows(
+                    sv, d, decl, starts, rules=rules, variants=vs, scale=scale
+                )
+                rows.extend(more)
+                best_start_value = max(by_rank.values())
+                best_start = next(r for r, v in by_rank.items() if v == best_start_value)
+                continue
+            ch = sv.best_start(d, decl, rules=rules, variants=vs, scale=scale)
+            by_rank = {RANK_CHARS[r]: v for r, v in ch.scores.items()}
+            best_start, best_start_value = RANK_CHARS[ch.start], ch.score
+            sol = ch.solution
+        elif find_contract(spec.contract, rules).kind == "dominoes":
+            if spec.contract == "dominoes" or Rank.J not in starts:
+                continue  # no rank fits this ending's table
+            g = make_game(spec.contract, rules=rules, variants=vs, scale=scale)
+            sol = sv.solve(d, g, declarer=decl)
+        else:
+            g = make_game(spec.contract, rules=rules, variants=vs, scale=scale, trump=spec.trump)
+            sol = sv.solve(d, g, declarer=decl)
+        g = sol.game
+        rows.append(
+            TableRow(
+                spec.label,
+                spec.contract,
+                g.describe(),
+                sol.scores,
+                trump=spec.trump,
+                start=None if g.start is None else RANK_CHARS[g.start],
+                best=spec.start == "best",
+                seconds=time.perf_counter() - t1,
+            )
+        )
+    best_trump: str | None = None
+    best_trump_value: Score | None = None
+    for r in rows:
+        v = r.scores[decl]
+        if r.trump is not None and v is not None:
+            if best_trump_value is None or v > best_trump_value:
+                best_trump, best_trump_value = r.trump, v
+    return DealTable(
+        d.to_pbn(),
+        decl,
+        rules,
+        vs,
+        tuple(rows),
+        best_trump,
+        best_trump_value,
+        best_start,
+        best_start_value,
+        by_rank,
+        time.perf_counter() - t0,
+    )
+
+
+# -- best contract -------------------------------------------------------------------------
+
+
+def best_contract(
+    deal: Deal | str,
+    *,
+    declarer: Seat | int | str,
+    played: Iterable[str] = (),
+    rules: str = "classic",
+    variants: Iterable[str] = (),
+    scale: Scale | str | Path | None = None,
+    averages: str | Path | None = None,
+    solver: Solver | None = None,
+) -> Advice:
+    """Which contract the declarer should choose, double dummy.
+
+    For each contract of the rule set not in ``played``: the declarer's optimal score
+    on this deal (Trumps: its best trump suit; Dominoes: its best starting rank), the
+    average value of that contract for a declarer over random deals (the averages
+    file shipped with the package, or ``averages``), and the gain over it.  The advice
+    is the contract with the largest gain (the first in the rule set's order on a tie).
+    On an ending (averages made with ``--cards``, for tests) Dominoes and the
+    Réussite are left out.
+
+    :raises ParseError: for an unknown contract in ``played``, a rule set, variant or
+        scale the averages file has no values for, or no contract left.
+    :raises InvalidPositionError: for an impossible position.
+    """
+    from .averages import declarer_value, load_averages
+
+    t0 = time.perf_counter()
+    sv = solver if solver is not None else Solver()
+    decl = _seat(declarer)
+    vs = tuple(sorted(parse_variants(variants)))
+    d = Deal(deal) if isinstance(deal, str) else deal
+    done = {find_contract(p, rules).name for p in played if p.strip()}
+    cards = max(d.sizes())
+    # Dominoes on an ending has no averages (most endings fit no starting rank).
+    todo = [
+        c
+        for c in contracts_of(rules, vs)
+        if c.name not in done and (cards == 13 or c.kind != "dominoes")
+    ]
+    if not todo:
+        raise ParseError("no contract left: every contract of the rule set was played")
+    table_ = load_averages(averages)
+    looked = [
+        (c, table_.lookup(c, rules=rules, variants=vs, scale=scale, cards=cards)) for c in todo
+    ]
+    options: list[ContractOption] = []
+    provisional = False
+    for c, avg in looked:
+        val = declarer_value(sv, d, c.name, decl, rules=rules, variants=vs, scale=scale)
+        provisional = provisional or avg.provisional
+        options.append(
+            ContractOption(
+                c.name,
+                c.title,
+                val.value,
+                avg.mean,
+                val.value - avg.mean,
+                avg.deals,
+                avg.stderr,
+                trump=val.trump,
+                start=val.start,
+            )
+        )
+    top = max(o.gain for o in options)
+    best = next(o for o in options if o.gain == top)
+    return Advice(
+        d.to_pbn(),
+        decl,
+        rules,
+        vs,
+        tuple(options),
+        best,
+        table_.source,
+        provisional,
+        time.perf_counter() - t0,
+    )

@@ -1,0 +1,600 @@
+"""The average value of each contract for its declarer, over random deals.
+
+:func:`barbu_dd.analyze.best_contract` compares a contract's value on a deal with
+its average: the file ``barbu_dd/data/averages.json``, shipped with the package and
+made by this module from random deals::
+
+    python -m barbu_dd.averages --rules classic --rules french --deals 2000 --seed 1 \\
+        -o src/barbu_dd/data/averages.json
+
+The value of a contract on a deal is the declarer's optimal score (SPEC §5), the
+declarer leading (starting Dominoes): Trumps with the declarer's best trump suit,
+Dominoes from its best starting rank (:func:`declarer_value`).  The deals are those
+of ``barbu-dd deal --seed S`` (:func:`barbu_dd.batch.random_boards`): board ``i``
+is dealt by ``NESW[(i - 1) % 4]`` and declared by the dealer's left, so every seat
+declares a quarter of them.
+
+The job is long, so it streams: each deal's values go, as soon as they are known,
+to a *samples* file (JSON lines, by default beside the output:
+``averages.samples.jsonl``), and a run that is stopped and started again skips the
+deals already there.  The output holds one record for each contract (rule set,
+variants that change it, scoring, cards a hand) with the mean, the standard
+deviation and error, the number of deals and the command; the records of other
+contracts already in the output are kept.  ``--samples`` may be repeated: every
+file is read (runs made elsewhere are merged, a deal counted once) and the first
+is appended to.  A record from fewer deals than ``--deals`` asked for is marked
+``"provisional": true``.  Worker processes (``--jobs``, default: one a core) each
+keep one :class:`~barbu_dd.solver.Solver`.
+
+>>> from barbu_dd.solver import Solver
+>>> declarer_value(Solver(1 << 20), "N:A2... K3... Q4... J5...", "trumps", "N")
+DeclarerValue(value=5, trump='S', start=None)
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, replace
+from importlib import resources
+from pathlib import Path
+
+from .cards import RANK_CHARS, SUIT_CHARS, Seat, parse_seat
+from .contracts import (
+    Contract,
+    Game,
+    Scale,
+    contracts_of,
+    find_contract,
+    load_scale,
+    make_game,
+    parse_variants,
+)
+from .deal import Deal
+from .errors import BarbuError, ParseError
+from .solver import Score, Solver
+
+__all__ = [
+    "DEFAULT_PATH",
+    "DeclarerValue",
+    "Average",
+    "Averages",
+    "declarer_value",
+    "contract_key",
+    "load_averages",
+    "make_averages",
+    "main",
+]
+
+#: The averages shipped with the package.
+DEFAULT_PATH = "data/averages.json"
+#: The variants that change each contract's value for its declarer (the scoring,
+#: ``other-scores`` included, is compared on its own).
+_RELEVANT: dict[str, frozenset[str]] = {
+    "trumps": frozenset({"free-trumping", "dealer-declares"}),
+    "barbu": frozenset({"king-duty", "dealer-declares"}),
+    "dominoes": frozenset({"low-aces", "ace-replays"}),
+    "reussite": frozenset({"low-aces", "ace-replays"}),
+}
+_TRICKS_RELEVANT = frozenset({"dealer-declares"})
+
+
+@dataclass(frozen=True)
+class DeclarerValue:
+    """A contract's value for its declarer on one deal, with the best trump / start."""
+
+    value: Score
+    trump: str | None = None
+    start: str | None = None
+
+
+def declarer_value(
+    solver: Solver,
+    deal: Deal | str,
+    contract: str | Contract,
+    declarer: Seat | int | str,
+    *,
+    rules: str = "classic",
+    variants: Iterable[str] = (),
+    scale: Scale | str | Path | None = None,
+) -> DeclarerValue:
+    """The declarer's optimal score in a contract: Trumps with its best trump suit
+    (the first of ♠ ♥ ♦ ♣ on a tie; the bridge ``tricks`` also tries NT), Dominoes
+    from its best starting rank, the declarer leading.
+
+    :raises ParseError: for an unknown contract, rule set or variant.
+    :raises InvalidPositionError: for an impossible position.
+    """
+    c = contract if isinstance(contract, Contract) else find_contract(contract, rules)
+    decl = parse_seat(declarer) if isinstance(declarer, str) else Seat(declarer)
+    vs = tuple(variants)
+    if c.name == "dominoes":
+        ch = solver.best_start(deal, decl, rules=rules, variants=vs, scale=scale)
+        return DeclarerValue(ch.score, start=RANK_CHARS[ch.start])
+    if c.name in ("trumps", "tricks"):
+        suits = list(SUIT_CHARS) if c.name == "trumps" else ["NT", *SUIT_CHARS]
+        best: DeclarerValue | None = None
+        for t in suits:
+            g = make_game(c, rules=rules, variants=vs, scale=scale, trump=t)
+            v = solver.solve(deal, g, declarer=decl, seats=(decl,)).scores[decl]
+            assert v is not None
+            if best is None or v > best.value:
+                best = DeclarerValue(v, trump=t)
+        assert best is not None
+        return best
+    g = make_game(c, rules=rules, variants=vs, scale=scale)
+    v = solver.solve(deal, g, declarer=decl, seats=(decl,)).scores[decl]
+    assert v is not None
+    return DeclarerValue(v, start=None if g.start is None else RANK_CHARS[g.start])
+
+
+def _scoring_digest(game: Game) -> str:
+    """A short fingerprint of a contract's scoring tables."""
+    s = game.scoring
+    text = json.dumps([s.card_points, s.trick_points, s.places, s.penalty])
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def contract_key(
+    contract: str | Contract,
+    *,
+    rules: str = "classic",
+    variants: Iterable[str] = (),
+    scale: Scale | str | Path | None = None,
+    cards: int = 13,
+) -> dict[str, object]:
+    """What identifies a contract's average: rule set, contract, the variants that
+    change it, a fingerprint of its scoring, and the cards a hand.
+
+    :raises ParseError: for an unknown contract, rule set or variant.
+
+    >>> k = contract_key("barbu", variants=["king-duty", "low-aces"])
+    >>> k["contract"], k["variants"], k["cards"]
+    ('barbu', ['king-duty'], 13)
+    """
+    c = contract if isinstance(contract, Contract) else find_contract(contract, rules)
+    vs = parse_variants(variants)
+    g = make_game(c, rules=rules, variants=vs, scale=scale, trump="S" if c.needs_trump else None)
+    relevant = _RELEVANT.get(c.name, _TRICKS_RELEVANT)
+    return {
+        "rules": g.rules,
+        "contract": c.name,
+        "variants": sorted(vs & relevant),
+        "scoring": _scoring_digest(g),
+        "cards": cards,
+    }
+
+
+_KEY_FIELDS = ("rules", "contract", "variants", "scoring", "cards")
+
+
+def _key_text(key: dict[str, object]) -> str:
+    return json.dumps(key, sort_keys=True)
+
+
+def _record_key(record: dict[str, object]) -> str:
+    """The key text of a record of the averages file."""
+    return _key_text({k: record[k] for k in _KEY_FIELDS})
+
+
+@dataclass(frozen=True)
+class Average:
+    """A contract's average value for its declarer over ``deals`` random deals."""
+
+    mean: float
+    deals: int
+    sd: float
+    stderr: float
+    provisional: bool = False
+
+
+@dataclass(frozen=True)
+class Averages:
+    """The records of an averages file (see the module doc)."""
+
+    records: tuple[dict[str, object], ...]
+    source: str
+
+    def lookup(
+        self,
+        contract: str | Contract,
+        *,
+        rules: str = "classic",
+        variants: Iterable[str] = (),
+        scale: Scale | str | Path | None = None,
+        cards: int = 13,
+    ) -> Average:
+        """The average of a contract in a rule set, with variants and a scale.
+
+        :raises ParseError: if the file has no record for it (naming the command that
+            makes one).
+        """
+        key = contract_key(contract, rules=rules, variants=variants, scale=scale, cards=cards)
+        for r in self.records:
+            if all(r.get(k) == v for k, v in key.items()):
+                return Average(
+                    float(r["mean"]),  # type: ignore[arg-type]
+                    int(r["deals"]),  # type: ignore[call-overload]
+                    float(r["sd"]),  # type: ignore[arg-type]
+                    float(r["stderr"]),  # type: ignore[arg-type]
+                    bool(r.get("provisional", False)),
+                )
+        variants_ = [str(v) for v in key["variants"]]  # type: ignore[attr-defined]
+        what = f"{key['contract']} ({key['rules']} rules"
+        what += f", variants {', '.join(variants_)}" if variants_ else ""
+        what += f", {cards} cards a hand" if cards != 13 else ""
+        args = [f"--rules {key['rules']}", *(f"--variant {v}" for v in variants_)]
+        args += ["--scale FILE"] if scale is not None else []
+        args += [f"--cards {cards}"] if cards != 13 else []
+        raise ParseError(
+            f"no average for {what}{', this scale' if scale is not None else ''}) in "
+            f"{self.source}; make one with "
+            f"python -m barbu_dd.averages {' '.join(args)} --deals 2000 -o FILE "
+            "and pass it with --averages FILE"
+        )
+
+
+def load_averages(path: str | Path | None = None) -> Averages:
+    """Read an averages file (default: the one shipped with the package).
+
+    :raises ParseError: if the file cannot be read or is not an averages file.
+    """
+    if path is None:
+        res = resources.files("barbu_dd").joinpath(DEFAULT_PATH)
+        where = f"the shipped {DEFAULT_PATH}"
+        try:
+            text = res.read_text("utf-8")
+        except OSError:
+            raise ParseError(
+                f"{where} is missing: make it with python -m barbu_dd.averages"
+            ) from None
+    else:
+        where = str(path)
+        try:
+            text = Path(path).read_text("utf-8")
+        except OSError as e:
+            raise ParseError(f"cannot read averages file {where!r}: {e.strerror}") from None
+    try:
+        data = json.loads(text)
+        records = tuple(data["averages"])
+        for r in records:
+            _record_key(r)
+            float(r["mean"]), int(r["deals"])
+    except (ValueError, KeyError, TypeError):
+        raise ParseError(f"{where} is not an averages file") from None
+    return Averages(records, where)
+
+
+# -- making the file ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Set:
+    """One rule set's job: the contracts, their keys and resolved options."""
+
+    rules: str
+    variants: tuple[str, ...]
+    scale: Scale | None
+    contracts: tuple[str, ...]
+    keys: tuple[str, ...]
+
+
+_worker: Solver | None = None
+
+
+def _init_worker(tt_bytes: int) -> None:
+    global _worker
+    _worker = Solver(tt_bytes)
+
+
+def _deal_values(job: _Set, deal: str, declarer: str) -> tuple[dict[str, Score], float]:
+    """A worker's task: the declarer's value of each contract of a set on one deal."""
+    global _worker
+    if _worker is None:
+        _worker = Solver()
+    t0 = time.perf_counter()
+    out: dict[str, Score] = {}
+    for name, key in zip(job.contracts, job.keys, strict=True):
+        dv = declarer_value(
+            _worker, deal, name, declarer, rules=job.rules, variants=job.variants, scale=job.scale
+        )
+        out[key] = dv.value
+    return out, time.perf_counter() - t0
+
+
+def _read_samples(paths: Sequence[Path]) -> Iterator[dict[str, object]]:
+    for p in paths:
+        if not p.exists():
+            continue
+        with p.open(encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    # A line cut short by a stopped run: skip it (its deal is redone).
+                    print(f"{p}:{n}: skipping a broken line", file=sys.stderr)
+                    continue
+                if isinstance(rec, dict) and "values" in rec:
+                    yield rec
+
+
+def _summary(values: Sequence[float]) -> tuple[float, float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    return mean, sd, sd / math.sqrt(n) if n else 0.0
+
+
+def make_averages(
+    output: str | Path,
+    *,
+    deals: int = 2000,
+    seed: int = 1,
+    rules: Sequence[str] = ("classic",),
+    variants: Iterable[str] = (),
+    scale: str | Path | None = None,
+    cards: int = 13,
+    contracts: Sequence[str] | None = None,
+    samples: Sequence[str | Path] = (),
+    jobs: int | None = None,
+    tt_bytes: int = 64 << 20,
+    time_limit: float | None = None,
+    command: str | None = None,
+    log: bool = True,
+) -> dict[str, object]:
+    """Solve deals ``1..deals`` of ``seed`` (skipping those already in the samples),
+    stream their values to the samples file, and write the averages to ``output``.
+
+    ``contracts`` limits the contracts (default: all of each rule set); with ``cards``
+    below 13 the deals are endings (for tests) and Dominoes / Réussite are left out.
+    After ``time_limit`` seconds no new deal is started (the output is then written
+    from the deals done, marked provisional).  Returns the output's content.
+
+    :raises ParseError: for an unknown rule set, variant, contract or scale file.
+    """
+    from .batch import random_boards
+
+    out_path = Path(output)
+    sample_paths = [Path(p) for p in samples] or [out_path.with_suffix(".samples.jsonl")]
+    vs = tuple(sorted(parse_variants(variants)))
+    sc = load_scale(scale) if scale is not None else None
+    sets: list[_Set] = []
+    for r in rules:
+        names = [c.name for c in contracts_of(r, vs)]
+        if contracts is not None:
+            wanted = {find_contract(c, r).name for c in contracts if _in_rules(c, r)}
+            names = [n for n in names if n in wanted]
+        if cards < 13:
+            names = [n for n in names if find_contract(n).kind != "dominoes"]
+        keys = [
+            _key_text(contract_key(n, rules=r, variants=vs, scale=sc, cards=cards)) for n in names
+        ]
+        if names:
+            sets.append(_Set(r, vs, sc, tuple(names), tuple(keys)))
+    if not sets:
+        raise ParseError("no contract to average")
+    # What is done already (deal text and declarer identify a sample).
+    have: dict[tuple[str, str], dict[str, object]] = {}
+    for rec in _read_samples(sample_paths):
+        k = (str(rec.get("deal")), str(rec.get("declarer")))
+        vals = have.setdefault(k, {})
+        vals.update(rec["values"])  # type: ignore[call-overload]
+    boards = list(random_boards(deals, seed, cards=cards))
+    todo: list[tuple[_Set, str, str, int]] = []
+    for s in sets:
+        for b in boards:
+            deal, decl = b.deal.to_pbn(), b.declarer().name
+            got = have.get((deal, decl), {})
+            missing = [(n, k) for n, k in zip(s.contracts, s.keys, strict=True) if k not in got]
+            if missing:
+                # Only the contracts this deal still lacks.
+                part = replace(
+                    s, contracts=tuple(n for n, _ in missing), keys=tuple(k for _, k in missing)
+                )
+                assert b.number is not None
+                todo.append((part, deal, decl, b.number))
+    if log:
+        print(
+            f"{len(todo)} deal(s) to solve, {deals * len(sets) - len(todo)} done", file=sys.stderr
+        )
+    sample_paths[0].parent.mkdir(parents=True, exist_ok=True)
+    workers = jobs or os.cpu_count() or 1
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    try:
+        with sample_paths[0].open("a", encoding="utf-8") as f:
+            for s, deal, decl, number, values, secs in _run(todo, workers, tt_bytes, deadline):
+                rec = {
+                    "rules": s.rules,
+                    "seed": seed,
+                    "board": number,
+                    "deal": deal,
+                    "declarer": decl,
+                    "values": values,
+                    "seconds": round(secs, 3),
+                }
+                f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                f.flush()
+                have.setdefault((deal, decl), {}).update(values)
+                if log:
+                    print(
+                        f"{s.rules} board {number}: {secs:.1f} s "
+                        f"({time.perf_counter() - t0:.0f} s in all)",
+                        file=sys.stderr,
+                    )
+    finally:
+        data = _write_output(out_path, sets, have, deals, seed, command)
+    return data
+
+
+def _in_rules(name: str, rules: str) -> bool:
+    try:
+        find_contract(name, rules)
+    except ParseError:
+        return False
+    return True
+
+
+def _run(
+    todo: list[tuple[_Set, str, str, int]],
+    workers: int,
+    tt_bytes: int,
+    deadline: float | None = None,
+) -> Iterator[tuple[_Set, str, str, int, dict[str, Score], float]]:
+    """Solve the deals on ``workers`` processes (in this one for 1), as they finish;
+    after ``deadline`` (a :func:`time.monotonic` time) no new deal is started."""
+
+    def more() -> bool:
+        return deadline is None or time.monotonic() < deadline
+
+    if workers <= 1:
+        _init_worker(tt_bytes)
+        for s, deal, decl, number in todo:
+            if not more():
+                return
+            values, secs = _deal_values(s, deal, decl)
+            yield s, deal, decl, number, values, secs
+        return
+    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(tt_bytes,)) as pool:
+        pending: dict[Future[tuple[dict[str, Score], float]], tuple[_Set, str, str, int]] = {}
+        queue = list(reversed(todo))
+        try:
+            while pending or (queue and more()):
+                while queue and more() and len(pending) < 2 * workers:
+                    item = queue.pop()
+                    pending[pool.submit(_deal_values, item[0], item[1], item[2])] = item
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    s, deal, decl, number = pending.pop(fut)
+                    values, secs = fut.result()
+                    yield s, deal, decl, number, values, secs
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def _write_output(
+    path: Path,
+    sets: Sequence[_Set],
+    have: dict[tuple[str, str], dict[str, object]],
+    deals: int,
+    seed: int,
+    command: str | None,
+) -> dict[str, object]:
+    """Write the averages of the sets' contracts to ``path``, keeping its other records."""
+    old: list[dict[str, object]] = []
+    if path.exists():
+        try:
+            old = list(load_averages(path).records)
+        except BarbuError:
+            old = []
+    new: list[dict[str, object]] = []
+    for s in sets:
+        for name, key in zip(s.contracts, s.keys, strict=True):
+            values = [float(v[key]) for v in have.values() if key in v]  # type: ignore[arg-type]
+            if not values:
+                continue
+            mean, sd, se = _summary(values)
+            rec: dict[str, object] = json.loads(key)
+            rec.update(
+                title=find_contract(name).title,
+                scale=s.scale.name if s.scale is not None else s.rules,
+                deals=len(values),
+                mean=round(mean, 4),
+                sd=round(sd, 4),
+                stderr=round(se, 4),
+                provisional=len(values) < deals,
+            )
+            if command:
+                rec["command"] = command
+            new.append(rec)
+    keys = {_record_key(r) for r in new}
+    kept = [r for r in old if _record_key(r) not in keys]
+    data: dict[str, object] = {
+        "format": 1,
+        "about": (
+            "The mean double-dummy value of each contract for its declarer over random "
+            "deals (Trumps: best suit; Dominoes: best starting rank). Remade by "
+            "python -m barbu_dd.averages (see its module doc); 'provisional' records "
+            "come from fewer deals than asked for."
+        ),
+        "averages": kept + new,
+    }
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return data
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``python -m barbu_dd.averages`` command; returns the exit code."""
+    p = argparse.ArgumentParser(
+        prog="python -m barbu_dd.averages",
+        description="Average value of each contract for its declarer over random deals.",
+    )
+    p.add_argument("-o", "--output", required=True, help="the averages file (JSON) to write")
+    p.add_argument("--deals", type=int, default=2000, help="how many random deals (2000)")
+    p.add_argument("--seed", type=int, default=1, help="the seed of the deals (1)")
+    p.add_argument("--rules", action="append", help="a rule set, repeatable (default: classic)")
+    p.add_argument("--variant", action="append", default=[], help="a variant, repeatable")
+    p.add_argument("--scale", help="a scale file (TOML)")
+    p.add_argument("--cards", type=int, default=13, help="cards a hand (below 13: endings)")
+    p.add_argument("--contracts", help="only these contracts, comma-separated")
+    p.add_argument(
+        "--samples",
+        action="append",
+        default=[],
+        help="samples file (JSON lines), repeatable: all are read, the first is appended to",
+    )
+    p.add_argument("--jobs", type=int, default=None, help="worker processes (one a core)")
+    p.add_argument("--tt-mib", type=int, default=64, help="table size of each worker, MiB")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        help="seconds after which no new deal is started (run again later to go on)",
+    )
+    args = p.parse_args(argv)
+    if args.deals < 1 or not 1 <= args.cards <= 13:
+        p.error("--deals must be 1 or more and --cards 1..13")
+    command = "python -m barbu_dd.averages " + " ".join(
+        sys.argv[1:] if argv is None else list(argv)
+    )
+    try:
+        data = make_averages(
+            args.output,
+            deals=args.deals,
+            seed=args.seed,
+            rules=args.rules or ["classic"],
+            variants=args.variant,
+            scale=args.scale,
+            cards=args.cards,
+            contracts=args.contracts.split(",") if args.contracts else None,
+            samples=args.samples,
+            jobs=args.jobs,
+            tt_bytes=args.tt_mib << 20,
+            time_limit=args.time_limit,
+            command=command,
+        )
+    except BarbuError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted: the samples so far are kept; run again to go on", file=sys.stderr)
+        return 130
+    n = len(data["averages"])  # type: ignore[arg-type]
+    print(f"wrote {n} record(s) to {args.output}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

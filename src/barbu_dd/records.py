@@ -1,0 +1,520 @@
+"""The result files of batch runs: JSON Lines, CSV and Parquet records, resume and errors.
+
+One record per board.  A board is known by its *key*: the PBN file as given on the
+command line and the board's ``index`` in it (1-based, counting every board of
+the file, bad ones too).  ``--resume`` reads the keys already in the output and
+never writes a board twice.
+
+- **jsonl** (default): one JSON object a line, nested::
+
+    {"file": "club.pbn", "index": 1, "tags": {"Board": "1", "Dealer": "N", "Deal": "N:..."},
+     "declarer": "E", "rules": "classic", "variants": [],
+     "scores": {"barbu": {"N": 0, "E": -20, "S": 0, "W": 0}, "dominoes:best": {...}},
+     "starts": {"dominoes:best": "9"}, "nodes": {"barbu": 812, ...},
+     "seconds": {"barbu": 0.0042, ...}}
+
+  ``tags`` holds every tag of the board; ``null`` is no score (a seat already out
+  in a Dominoes ending); ``starts`` gives the rank chosen for ``dominoes:best``.
+- **csv** and **parquet**: one flat row (:func:`flat_columns`): ``file``, ``index``,
+  the tags ``Event``, ``Site``, ``Date``, ``Board``, ``Dealer``, ``Deal``,
+  ``declarer``, ``rules``, ``variants`` (comma-separated), then ``LABEL.N`` …
+  ``LABEL.W`` for each contract (and ``LABEL.start`` for ``dominoes:best``), and
+  the totals ``nodes`` and ``seconds``.  Other tags are only in JSON Lines.
+  Parquet scores are ``double`` (null: no score).
+
+Every record is flushed as soon as it is written, so a run killed even with
+``kill -9`` leaves a valid file of every board it finished; an unfinished last
+line (which a kill could leave) is ignored by :func:`read_records` and cut off
+by ``--resume``.  Parquet cannot be appended to nor survive a kill (its footer is
+written last): records go to the journal ``OUT.journal.jsonl`` (flat rows as
+JSON) while the run goes on, and the Parquet file is written from it (merged with
+the rows of an earlier run when resuming) when the run ends; a journal left by a
+killed run is taken up by ``--resume``.
+
+Bad boards go to ``OUT.errors.jsonl`` (:class:`ErrorLog`), one object a line:
+``file``, ``index``, ``board`` (its Board tag), ``kind`` (the error class) and
+``reason``.  It lists the bad boards of the latest run only (a bad board is never
+in the output, so a resumed run meets it again).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from .batch import BatchJob, BoardResult
+from .cards import SEATS
+from .errors import ParseError
+
+__all__ = [
+    "FORMATS",
+    "TAG_COLUMNS",
+    "guess_format",
+    "flat_columns",
+    "json_record",
+    "flat_row",
+    "DoneSet",
+    "ResultWriter",
+    "ErrorLog",
+    "read_records",
+    "errors_path",
+    "journal_path",
+]
+
+FORMATS: tuple[str, ...] = ("jsonl", "csv", "parquet")
+#: The board tags that CSV and Parquet rows keep (JSON Lines keeps them all).
+TAG_COLUMNS: tuple[str, ...] = ("Event", "Site", "Date", "Board", "Dealer", "Deal")
+_PARQUET_ROWS = 50_000  # rows per batch when the Parquet file is written
+
+
+def guess_format(path: str | Path | None, fmt: str | None = None) -> str:
+    """The format asked for, else from the output's suffix (``.csv``, ``.parquet``),
+    else ``jsonl``.
+
+    :raises ParseError: for an unknown format.
+
+    >>> guess_format("out.parquet"), guess_format(None), guess_format("x.txt", "CSV")
+    ('parquet', 'jsonl', 'csv')
+    """
+    if fmt is not None:
+        f = fmt.strip().lower()
+        if f not in FORMATS:
+            raise ParseError(f"unknown format: {fmt!r} (known: {', '.join(FORMATS)})")
+        return f
+    suffix = Path(str(path)).suffix.lower() if path is not None else ""
+    return {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}.get(suffix, "jsonl")
+
+
+def errors_path(out: str | Path) -> Path:
+    """The errors file of an output: ``OUT.errors.jsonl``."""
+    return Path(f"{out}.errors.jsonl")
+
+
+def journal_path(out: str | Path) -> Path:
+    """The journal of a Parquet output: ``OUT.journal.jsonl``."""
+    return Path(f"{out}.journal.jsonl")
+
+
+# -- records --------------------------------------------------------------------------
+
+
+def _best(job: BatchJob) -> list[str]:
+    return [s.label for s in job.specs if s.start == "best"]
+
+
+def flat_columns(job: BatchJob) -> list[str]:
+    """The columns of a CSV or Parquet row.
+
+    >>> from barbu_dd.batch import make_job
+    >>> flat_columns(make_job("barbu"))[-6:]
+    ['barbu.N', 'barbu.E', 'barbu.S', 'barbu.W', 'nodes', 'seconds']
+    """
+    cols = ["file", "index", *TAG_COLUMNS, "declarer", "rules", "variants"]
+    best = set(_best(job))
+    for label in job.labels:
+        cols += [f"{label}.{s.name}" for s in SEATS]
+        if label in best:
+            cols.append(f"{label}.start")
+    return [*cols, "nodes", "seconds"]
+
+
+def json_record(r: BoardResult, job: BatchJob) -> dict[str, Any]:
+    """The JSON Lines record of a solved board (see the module doc)."""
+    labels = job.labels
+    rec: dict[str, Any] = {
+        "file": r.file,
+        "index": r.index,
+        "tags": r.tags,
+        "declarer": None if r.declarer is None else r.declarer.name,
+        "rules": job.rules,
+        "variants": list(job.variants),
+        "scores": {
+            label: {s.name: row[s] for s in SEATS}
+            for label, row in zip(labels, r.scores, strict=True)
+        },
+    }
+    best = set(_best(job))
+    starts = {lb: st for lb, st in zip(labels, r.starts, strict=True) if lb in best}
+    if starts:
+        rec["starts"] = starts
+    rec["nodes"] = dict(zip(labels, r.nodes, strict=True))
+    rec["seconds"] = {lb: round(s, 6) for lb, s in zip(labels, r.seconds, strict=True)}
+    return rec
+
+
+def flat_row(r: BoardResult, job: BatchJob) -> dict[str, Any]:
+    """The CSV / Parquet row of a solved board (see :func:`flat_columns`)."""
+    row: dict[str, Any] = {"file": r.file, "index": r.index}
+    row.update((t, r.tags.get(t)) for t in TAG_COLUMNS)
+    row["declarer"] = None if r.declarer is None else r.declarer.name
+    row["rules"] = job.rules
+    row["variants"] = ",".join(job.variants)
+    best = set(_best(job))
+    for label, scores, start in zip(job.labels, r.scores, r.starts, strict=True):
+        row.update((f"{label}.{s.name}", scores[s]) for s in SEATS)
+        if label in best:
+            row[f"{label}.start"] = start
+    row["nodes"] = sum(r.nodes)
+    row["seconds"] = round(sum(r.seconds), 6)
+    return row
+
+
+def _number(text: str) -> int | float | None:
+    if text == "":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def _typed_csv_row(raw: dict[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in raw.items():
+        if k in ("index", "nodes") or k.endswith((".N", ".E", ".S", ".W")):
+            out[k] = _number(v)
+        elif k == "seconds":
+            out[k] = float(v) if v else None
+        else:
+            out[k] = v if v != "" else None
+    return out
+
+
+# -- reading back ---------------------------------------------------------------------
+
+
+def _complete_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """The lines of a file that end with a newline (an unfinished last one is left out)."""
+    with open(path, encoding="utf-8", newline="") as f:
+        for n, line in enumerate(f, 1):
+            if line.endswith("\n"):
+                yield n, line
+
+
+def _json_lines(path: Path) -> Iterator[dict[str, Any]]:
+    for n, line in _complete_lines(path):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            raise ParseError(f"{str(path)!r}, line {n}: not a JSON record") from None
+        if not isinstance(rec, dict):
+            raise ParseError(f"{str(path)!r}, line {n}: not a JSON record")
+        yield rec
+
+
+def _csv_rows(path: Path) -> Iterator[dict[str, Any]]:
+    lines = (line for _, line in _complete_lines(path))
+    for raw in csv.DictReader(lines):
+        yield _typed_csv_row(raw)
+
+
+def _parquet_rows(path: Path) -> Iterator[dict[str, Any]]:
+    pq = _pyarrow_parquet()
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=_PARQUET_ROWS):
+        yield from batch.to_pylist()
+
+
+def read_records(path: str | Path, fmt: str | None = None) -> Iterator[dict[str, Any]]:
+    """The records of a result file, one at a time, as written (JSON Lines: nested
+    dicts; CSV and Parquet: flat rows with numbers typed, ``None`` for empty cells).
+
+    For Parquet, the rows of a journal left by a killed run come after the file's.
+    An unfinished last line is left out.
+
+    :raises ParseError: for a line that is not a record, or Parquet without pyarrow.
+    """
+    p = Path(path)
+    f = guess_format(p, fmt)
+    if f == "jsonl":
+        yield from _json_lines(p)
+    elif f == "csv":
+        yield from _csv_rows(p)
+    else:
+        if p.exists():
+            yield from _parquet_rows(p)
+        if journal_path(p).exists():
+            yield from _json_lines(journal_path(p))
+
+
+def _pyarrow_parquet() -> Any:
+    try:
+        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+    except ImportError:
+        raise ParseError("parquet needs pyarrow: pip install 'barbu-dd[parquet]'") from None
+    return pq
+
+
+def _cut_unfinished_line(path: Path) -> None:
+    """Cut an unfinished last line off a file (one a killed run may leave)."""
+    with open(path, "r+b") as f:
+        size = f.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        f.seek(size - 1)
+        if f.read(1) == b"\n":
+            return
+        pos = size
+        while pos > 0:
+            step = min(65536, pos)
+            f.seek(pos - step)
+            block = f.read(step)
+            k = block.rfind(b"\n")
+            if k >= 0:
+                f.truncate(pos - step + k + 1)
+                return
+            pos -= step
+        f.truncate(0)
+
+
+# -- resume ---------------------------------------------------------------------------
+
+
+class DoneSet:
+    """The keys (file, index) of finished boards: a bit per index, per file.
+
+    >>> d = DoneSet()
+    >>> d.add("a.pbn", 3); ("a.pbn", 3) in d, ("a.pbn", 2) in d, len(d)
+    (True, False, 1)
+    """
+
+    def __init__(self) -> None:
+        self._bits: dict[str, bytearray] = {}
+        self._n = 0
+
+    def add(self, file: str, index: int) -> None:
+        """Mark a board finished."""
+        bits = self._bits.setdefault(file, bytearray())
+        byte, bit = divmod(index, 8)
+        if byte >= len(bits):
+            bits.extend(bytes(max(byte + 1 - len(bits), len(bits) // 2)))
+        if not bits[byte] >> bit & 1:
+            bits[byte] |= 1 << bit
+            self._n += 1
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, tuple) or len(key) != 2:
+            return False
+        bits = self._bits.get(key[0])
+        if bits is None:
+            return False
+        byte, bit = divmod(key[1], 8)
+        return byte < len(bits) and bool(bits[byte] >> bit & 1)
+
+    def __len__(self) -> int:
+        return self._n
+
+
+def _check_record(rec: dict[str, Any], job: BatchJob, where: str, columns: Sequence[str]) -> None:
+    """The first record of an output to resume must come from the same contracts and rules."""
+    if "scores" in rec:  # JSON Lines
+        labels = list(rec.get("scores") or {})
+        variants = list(rec.get("variants") or [])
+        same = labels == list(job.labels)
+    else:
+        variants = [v for v in str(rec.get("variants") or "").split(",") if v]
+        same = list(rec) == list(columns)
+    if not same or rec.get("rules") != job.rules or variants != list(job.variants):
+        raise ParseError(
+            f"{where} holds results of other contracts, rules or variants: "
+            "resume with the same options, or write to another file"
+        )
+
+
+# -- writing --------------------------------------------------------------------------
+
+
+class ResultWriter:
+    """Writes the records of a run as they come (to a file, or to ``stream``).
+
+    With ``resume`` the records already in ``path`` are kept and their keys are in
+    :attr:`done`; without it an existing output is an error unless ``force``
+    (which replaces it).  :meth:`close` ends the file (for Parquet: writes it).
+
+    :raises ParseError: for an output that exists (without ``resume`` or
+        ``force``), one written with other options, a format that needs a file,
+        or Parquet without pyarrow.
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None,
+        job: BatchJob,
+        *,
+        fmt: str | None = None,
+        resume: bool = False,
+        force: bool = False,
+        stream: TextIO | None = None,
+    ) -> None:
+        self.path = None if path is None else Path(path)
+        self.job = job
+        self.format = guess_format(path, fmt)
+        self.columns = flat_columns(job)
+        self.done = DoneSet()
+        self.written = 0
+        self._csv: Any = None
+        if self.path is None:
+            if self.format == "parquet":
+                raise ParseError("parquet output needs a file: give -o OUT.parquet")
+            if resume:
+                raise ParseError("--resume needs the output file: give -o OUT")
+            self._f: TextIO = stream if stream is not None else sys.stdout
+            self._own = False
+        else:
+            if self.format == "parquet":
+                _pyarrow_parquet()
+            self._f = self._open_file(self.path, resume, force)
+            self._own = True
+        if self.format == "csv":
+            self._csv = csv.DictWriter(self._f, self.columns, lineterminator="\n")
+            if not self._own or self._f.tell() == 0:
+                self._csv.writeheader()
+                self._f.flush()
+
+    def _targets(self, path: Path) -> list[Path]:
+        return [path, journal_path(path)] if self.format == "parquet" else [path]
+
+    def _open_file(self, path: Path, resume: bool, force: bool) -> TextIO:
+        existing = [p for p in self._targets(path) if p.exists()]
+        if existing and not resume:
+            if not force:
+                raise ParseError(
+                    f"{str(existing[0])!r} exists: give --resume to go on with it, "
+                    "or --force to replace it"
+                )
+            for p in existing:
+                p.unlink()
+        if resume:
+            self._load_done(path)
+        target = journal_path(path) if self.format == "parquet" else path
+        return open(target, "a", encoding="utf-8", newline="")
+
+    def _load_done(self, path: Path) -> None:
+        first = True
+        if self.format == "csv" and path.exists():
+            _cut_unfinished_line(path)
+            with open(path, encoding="utf-8", newline="") as f:
+                header = f.readline().rstrip("\n")
+            if header and next(csv.reader([header])) != self.columns:
+                raise ParseError(
+                    f"{str(path)!r} holds results of other contracts: resume with the same "
+                    "options, or write to another file"
+                )
+        for p in self._targets(path):
+            if p.exists() and p.suffix != ".parquet":
+                _cut_unfinished_line(p)
+        if not any(p.exists() for p in self._targets(path)):
+            return
+        for rec in read_records(path, self.format):
+            if first:
+                _check_record(rec, self.job, repr(str(path)), self.columns)
+                first = False
+            self.done.add(str(rec["file"]), int(rec["index"]))
+
+    def write(self, r: BoardResult) -> None:
+        """Write one solved board's record, and flush it."""
+        if self.format == "csv":
+            self._csv.writerow(flat_row(r, self.job))
+        else:
+            rec = json_record(r, self.job) if self.format == "jsonl" else flat_row(r, self.job)
+            self._f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        self._f.flush()
+        if r.file is not None and r.index is not None:
+            self.done.add(r.file, r.index)
+        self.written += 1
+
+    def close(self) -> None:
+        """End the output: sync it to disk; for Parquet write the file from the journal."""
+        if not self._own:
+            self._f.flush()
+            return
+        if self._f.closed:
+            return
+        self._f.flush()
+        os.fsync(self._f.fileno())
+        self._f.close()
+        if self.format == "parquet" and self.path is not None:
+            _write_parquet(self.path, self.columns)
+
+
+def _parquet_schema(columns: Sequence[str]) -> Any:
+    import pyarrow as pa
+
+    def typ(name: str) -> Any:
+        if name in ("index", "nodes"):
+            return pa.int64()
+        if name == "seconds" or name.endswith((".N", ".E", ".S", ".W")):
+            return pa.float64()
+        return pa.string()
+
+    return pa.schema([(c, typ(c)) for c in columns])
+
+
+def _write_parquet(path: Path, columns: Sequence[str]) -> None:
+    """Write ``path`` from its old rows (if any) and its journal, then drop the journal."""
+    import pyarrow as pa
+
+    pq = _pyarrow_parquet()
+    schema = _parquet_schema(columns)
+    journal = journal_path(path)
+    tmp = Path(f"{path}.tmp")
+    with pq.ParquetWriter(tmp, schema) as w:
+        if path.exists():
+            old = pq.ParquetFile(path)
+            if old.schema_arrow.names != list(columns):
+                raise ParseError(f"{str(path)!r} holds results of other contracts")
+            for batch in old.iter_batches(batch_size=_PARQUET_ROWS):
+                w.write_table(pa.Table.from_batches([batch]).cast(schema))
+        rows: list[dict[str, Any]] = []
+        for rec in _json_lines(journal) if journal.exists() else iter(()):
+            rows.append(rec)
+            if len(rows) == _PARQUET_ROWS:
+                w.write_table(pa.Table.from_pylist(rows, schema))
+                rows.clear()
+        if rows:
+            w.write_table(pa.Table.from_pylist(rows, schema))
+    os.replace(tmp, path)
+    if journal.exists():
+        journal.unlink()
+
+
+class ErrorLog:
+    """The bad boards of a run, in ``OUT.errors.jsonl`` (made on the first one; a
+    file left by an earlier run is removed at the start)."""
+
+    def __init__(self, path: str | Path | None) -> None:
+        self.path = None if path is None else Path(path)
+        self.count = 0
+        self._f: io.TextIOWrapper | None = None
+        if self.path is not None and self.path.exists():
+            self.path.unlink()
+
+    def write(self, r: BoardResult) -> None:
+        """Log one bad board."""
+        self.count += 1
+        if self.path is None:
+            return
+        if self._f is None:
+            self._f = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115
+        rec = {
+            "file": r.file,
+            "index": r.index,
+            "board": r.tags.get("Board"),
+            "kind": r.error_kind,
+            "reason": r.error,
+        }
+        self._f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        self._f.flush()
+
+    def close(self) -> None:
+        """Close the file."""
+        if self._f is not None:
+            self._f.close()
+            self._f = None

@@ -1,0 +1,523 @@
+"""The hand analyser (analyze.py, averages.py) and its commands: card values, the cost of
+each card played, playouts, tables and the contract advice.
+
+Hand-made positions with answers worked out by hand (a blunder that costs exactly the
+K♥, a Trumps line with a ruff, a Dominoes block), and random endings checked against
+the solver and the exhaustive reference (tests/reference.py).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from reference import random_domino_ending, random_ending, ref_domino_value, ref_trick_value
+from typer.testing import CliRunner
+
+from barbu_dd.analyze import (
+    analyze,
+    best_contract,
+    board_record,
+    parse_moves,
+    playout,
+    table,
+)
+from barbu_dd.averages import declarer_value, load_averages, make_averages
+from barbu_dd.cards import Seat, card_name, parse_card
+from barbu_dd.cli import app
+from barbu_dd.contracts import Game, make_game
+from barbu_dd.deal import Deal
+from barbu_dd.errors import IllegalPlayError, ParseError, SolverError
+from barbu_dd.pbn import parse_pbn
+from barbu_dd.play import (
+    DominoPosition,
+    domino_play,
+    legal_cards,
+    play_card,
+    points_at_stake,
+    trick_number,
+    trick_value,
+)
+from barbu_dd.solver import Solver, solve
+
+runner = CliRunner()
+
+# N, void in spades, should discard the K♥ under W's winning S4 (trick 12); keeping it,
+# N must win it in trick 13.  S declares and leads.
+BLUNDER = "N:.K.A. 3.2.. Q2... 4.3.."
+BLUNDER_PLAY = "S2 S4 DA S3 H3 HK H2 SQ"
+
+# Trumps (♥), N leads: N wins the first spade trick, E (then void in spades) ruffs the
+# second with its H2.  Every card of N ties; the lowest (SK) is played first.
+TRUMPS = "N:AK... 2.2.. 43... ..32."
+TRUMPS_LINE = ["SK", "S2", "S3", "D2", "SA", "H2", "S4", "D3"]
+
+# Dominoes from the 9, W already out, E to move: HK blocks S (whose S2 waits for E's
+# S3) and lets E go out next; S3 lets S out first.
+BLOCK = "N:.A.2. 3.K.. 2... ..."
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = runner.invoke(app, list(args))
+    assert "Traceback" not in r.output
+    return r.exit_code, r.stdout, r.stderr
+
+
+def pbn_file(tmp_path: Path, text: str, name: str = "b.pbn") -> str:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+# -- hand-made positions ----------------------------------------------------------------
+
+
+def test_blunder_costs_exactly_the_king_of_hearts() -> None:
+    a = analyze(BLUNDER, "barbu", declarer="S", play=BLUNDER_PLAY)
+    assert [(p.name, p.seat, p.before, p.after, p.cost) for p in a.errors] == [
+        ("DA", Seat.N, 0, -20, 20)
+    ]
+    (err,) = a.errors
+    assert err.trick == 12 and err.number == 3
+    assert [card_name(c) for c in err.better if c is not None] == ["HK"]
+    assert a.costs == (20, 0, 0, 0) and a.total_cost == 20
+    assert a.scores == (-20, 0, 0, 0) and a.position is None
+    # Every card's guarantee: W's S4 before N's choice risks the K♥ (-20).
+    assert [(p.before, p.after) for p in a.plays] == [
+        (0, 0), (-20, -20), (0, -20), (0, 0), (0, 0), (-20, -20), (0, 0), (0, 0)
+    ]  # fmt: skip
+
+
+def test_blunder_card_values_and_view() -> None:
+    a = analyze(BLUNDER, "barbu", declarer="S", play="S2 S4")
+    pv = a.position
+    assert pv is not None and pv.mover == Seat.N and pv.view == Seat.N
+    assert pv.trick == 12 and [card_name(c) for c in pv.trick_cards] == ["S2", "S4"]
+    assert {o.name: (o.value, o.best) for o in pv.options} == {
+        "HK": (0, True),
+        "DA": (-20, False),
+    }
+    # From W's point of view: N (one of the three against W) discards the K♥ on W.
+    w = analyze(BLUNDER, "barbu", declarer="S", play="S2 S4", seat="W").position
+    assert w is not None and w.view == Seat.W
+    assert {o.name: (o.value, o.best) for o in w.options} == {
+        "HK": (-20, True),
+        "DA": (0, False),
+    }
+    assert w.value == -20
+
+
+def test_trumps_line_with_a_ruff() -> None:
+    p = playout(TRUMPS, "trumps", trump="H", declarer="N")
+    assert [s.name for s in p.steps] == TRUMPS_LINE
+    assert [(t.winner, [card_name(c) for c in t.cards]) for t in p.tricks] == [
+        (Seat.N, TRUMPS_LINE[:4]),
+        (Seat.E, TRUMPS_LINE[4:]),
+    ]
+    assert p.scores == (5, 5, 0, 0) and p.total == 10
+    assert p.guarantees == (5, 5, 0, 0)
+    assert [s.winner for s in p.steps if s.winner is not None] == [Seat.N, Seat.E]
+
+
+def test_trumps_ruff_is_forced_and_named() -> None:
+    # E, void in spades, must ruff N's SA: discarding D2 is illegal.
+    d = "N:AK... .2.2. 43... ..43."
+    with pytest.raises(IllegalPlayError, match=r"card 2 of the play: trick 12: E must trump"):
+        analyze(d, "trumps", trump="H", declarer="N", play="SA D2")
+    a = analyze(d, "trumps", trump="H", declarer="N", play="SA H2")
+    assert a.position is not None and a.position.mover == Seat.S
+
+
+def test_dominoes_block() -> None:
+    p = playout(BLOCK, "dominoes", start="9", declarer="E")
+    assert [s.name for s in p.steps] == ["HK", "pass", "D2", "S3", "S2"]
+    assert [s.seat for s in p.steps] == [Seat.E, Seat.S, Seat.N, Seat.E, Seat.S]
+    assert p.places == (4, 2, 3, None)
+    assert p.scores == (-5, 20, 5, None) and p.total == 20
+    a = analyze(BLOCK, "dominoes", start="9", declarer="E")
+    assert a.position is not None
+    assert {o.name: (o.value, o.best) for o in a.position.options} == {
+        "S3": (5, False),
+        "HK": (20, True),
+    }
+    # Not blocking costs E 15; the forced pass of S may be left out of the record.
+    b = analyze(BLOCK, "dominoes", start="9", declarer="E", play="S3 S2 D2 HK")
+    assert [(p.name, p.cost) for p in b.errors] == [("S3", 15)]
+    assert b.costs == (0, 15, 0, 0) and b.scores == (-5, 5, 20, None)
+    c = analyze(BLOCK, "dominoes", start="9", declarer="E", play="HK - D2")
+    assert [p.name for p in c.plays] == ["HK", "pass", "D2"] and not c.errors
+    d = analyze(BLOCK, "dominoes", start="9", declarer="E", play="HK D2")
+    assert [p.name for p in d.plays] == ["HK", "pass", "D2"]  # the pass is implied
+
+
+def test_dominoes_illegal_move_named() -> None:
+    with pytest.raises(IllegalPlayError, match=r"move 2: dominoes: S must play|move 2: .*S2"):
+        analyze(BLOCK, "dominoes", start="9", declarer="E", play="S3 pass")
+    with pytest.raises(IllegalPlayError, match=r"move 1: dominoes: E cannot play SA|E does not"):
+        analyze(BLOCK, "dominoes", start="9", declarer="E", play="SA")
+
+
+def test_illegal_card_names_card_and_trick() -> None:
+    with pytest.raises(IllegalPlayError, match=r"card 2 of the play: trick 12: W .*cannot play H3"):
+        analyze(BLUNDER, "barbu", declarer="S", play="S2 H3")
+    with pytest.raises(IllegalPlayError, match=r"card 9 of the play: SA comes after the end"):
+        analyze(BLUNDER, "barbu", declarer="S", play=BLUNDER_PLAY + " SA")
+    with pytest.raises(IllegalPlayError, match=r"trick 12: S does not hold HA"):
+        analyze(BLUNDER, "barbu", declarer="S", play="HA")
+    with pytest.raises(ParseError, match="invalid card"):
+        analyze(BLUNDER, "barbu", declarer="S", play="S2 XX")
+    with pytest.raises(IllegalPlayError, match="cannot pass"):
+        analyze(BLUNDER, "barbu", declarer="S", play="-")
+
+
+def test_parse_moves() -> None:
+    assert parse_moves("sq,10h - PASS p") == [parse_card("SQ"), parse_card("HT"), None, None, None]
+    assert parse_moves(["SQ", None, parse_card("C2")]) == [parse_card("SQ"), None, parse_card("C2")]
+
+
+def test_board_record_trumps_order() -> None:
+    # The PBN Play section has seat columns; trick winners (with trumps) give the order.
+    text = f"""[Board "1"]
+[Dealer "W"]
+[Deal "{TRUMPS}"]
+[Play "N"]
+SK S2 S3 D2
+SA H2 S4 D3
+"""
+    (board,) = parse_pbn(text)
+    game = make_game("trumps", trump="H")
+    found = board_record(board, game)
+    assert found is not None
+    d, moves = found
+    assert d.leader == Seat.N and [card_name(m) for m in moves if m is not None] == TRUMPS_LINE
+    with pytest.raises(ParseError, match="Play section starts with N"):
+        board_record(board, game, declarer="E")
+
+
+def test_ravage_first_trick_only() -> None:
+    d = "N:A2... K3... Q4... J5..."
+    a = analyze(d, "ravage", declarer="N", variants=["ravage-city"])
+    assert a.position is not None and len(a.position.options) == 2
+    with pytest.raises(SolverError, match="ravage city"):
+        playout(d, "ravage", declarer="N", variants=["ravage-city"])
+    with pytest.raises(SolverError, match="ravage city"):
+        analyze(d, "ravage", declarer="N", variants=["ravage-city"], play="SA SK SQ SJ S2")
+    one = playout("N:A... K... Q... J...", "ravage", declarer="N", variants=["ravage-city"])
+    assert one.scores == (-36, 0, 0, 0)
+
+
+# -- random endings: values against the solver and the reference ------------------------
+
+TRICK_CONTRACTS = [
+    ("no-tricks", "classic", None),
+    ("no-hearts", "classic", None),
+    ("no-queens", "classic", None),
+    ("barbu", "french", None),
+    ("no-last-two", "classic", None),
+    ("trumps", "classic", "S"),
+    ("salad", "french", None),
+]
+
+
+@pytest.mark.parametrize(("contract", "rules", "trump"), TRICK_CONTRACTS)
+def test_card_values_equal_solver_after_the_card(
+    contract: str, rules: str, trump: str | None
+) -> None:
+    rng = random.Random(f"values {contract}")
+    game = make_game(contract, rules=rules, trump=trump)
+    solver = Solver(1 << 22)
+    for _ in range(4):
+        deal = random_ending(rng, 4, bias="duties" if contract != "trumps" else "trumps")
+        n_played = rng.randrange(4)
+        line = _random_line(rng, deal, game, n_played)
+        view = Seat(rng.randrange(4))
+        a = analyze(deal, game, play=line, seat=view, solver=solver)
+        pv = a.position
+        assert pv is not None and pv.view == view
+        d = deal.copy()
+        for c in line:
+            play_card(d, game, c)
+        assert pv.value == solve(d, game, seats=(view,)).scores[view]
+        for opt in pv.options:
+            for c in opt.cards:
+                assert c is not None
+                after = d.copy()
+                number = trick_number(after)
+                t = play_card(after, game, c)
+                got = trick_value(game, t.cards, number) if t and t.winner == view else 0
+                rest = solve(after, game, seats=(view,)).scores[view] if any(after.masks) else 0
+                assert opt.value == got + rest, (str(d), card_name(c))
+
+
+def _random_line(rng: random.Random, deal: Deal, game: Game, n: int) -> list[int]:
+    """``n`` random legal cards from ``deal`` (which is left as it is)."""
+    d = deal.copy()
+    out = []
+    for _ in range(n):
+        c = rng.choice(legal_cards(d, game))
+        play_card(d, game, c)
+        out.append(c)
+    return out
+
+
+def test_card_values_against_reference() -> None:
+    rng = random.Random(5)
+    for contract, rules, trump in TRICK_CONTRACTS:
+        game = make_game(contract, rules=rules, trump=trump)
+        deal = random_ending(rng, 3, bias="duties")
+        a = analyze(deal, game)
+        assert a.position is not None
+        mover = a.position.mover
+        for opt in a.position.options:
+            d = deal.copy()
+            number = trick_number(d)
+            t = play_card(d, game, opt.card)  # type: ignore[arg-type]
+            got = trick_value(game, t.cards, number) if t and t.winner == mover else 0
+            assert opt.value == got + ref_trick_value(d, game, {mover})
+
+
+def test_costs_add_up_on_random_plays() -> None:
+    # Before/after chain: a player's guarantee moves only on its own errors.
+    rng = random.Random(11)
+    game = make_game("no-hearts")
+    solver = Solver(1 << 22)
+    for _ in range(3):
+        deal = random_ending(rng, 4, bias="hearts")
+        line = _random_line(rng, deal, game, 16)
+        a = analyze(deal, game, play=line, solver=solver)
+        assert a.scores is not None and a.position is None
+        for p in a.plays:
+            assert p.cost == max(0, p.before - p.after)
+        start = solve(deal, game)
+        for s in Seat:
+            own = [p for p in a.plays if p.seat == s]
+            first = own[0].before
+            assert first >= start.scores[s]  # others' errors can only help
+            assert a.scores[s] >= start.scores[s] - a.costs[s]
+
+
+@pytest.mark.parametrize(("contract", "rules", "trump"), TRICK_CONTRACTS)
+def test_playout_sums_to_total_on_endings(contract: str, rules: str, trump: str | None) -> None:
+    rng = random.Random(f"playout {contract}")
+    game = make_game(contract, rules=rules, trump=trump)
+    solver = Solver(1 << 22)
+    for n in (3, 5):
+        deal = random_ending(rng, n)
+        p = playout(deal, game, solver=solver)
+        assert p.total == points_at_stake(deal, game)
+        assert len(p.steps) == 4 * n and len(p.tricks) == n
+        for s in Seat:
+            assert p.scores[s] >= p.guarantees[s]
+        assert p.guarantees == solve(deal, game).scores
+        # The line is legal and scores what it says.
+        a = analyze(deal, game, play=[s.card for s in p.steps], solver=solver)
+        assert a.scores == p.scores and not a.errors
+
+
+def test_playout_dominoes_full_deals() -> None:
+    rng = random.Random(3)
+    solver = Solver(1 << 24)
+    for variants, start in (((), "9"), (("ace-replays",), "7")):
+        deal = random_ending(rng, 13)
+        game = make_game("dominoes", start=start, variants=variants)
+        p = playout(deal, game, declarer="N", solver=solver)
+        assert p.total == game.total == 65
+        assert sorted(x for x in p.places if x is not None) == [1, 2, 3, 4]
+        for s in Seat:
+            assert p.scores[s] >= p.guarantees[s]
+
+
+def test_dominoes_values_against_reference() -> None:
+    rng = random.Random(8)
+    game = make_game("dominoes", start="8")
+    for _ in range(3):
+        pos = random_domino_ending(rng, game, sizes=(2, 4))
+        deal = Deal(list(pos.hands))
+        a = analyze(deal, game, declarer=pos.to_move)
+        assert a.position is not None
+        mover = pos.to_move
+        for opt in a.position.options:
+            after = domino_play(pos, game, opt.card)
+            want = ref_domino_value(after, game, mover)
+            assert opt.value == want
+
+
+def test_dominoes_playout_on_endings_sums() -> None:
+    rng = random.Random(9)
+    game = make_game("dominoes", start="J")
+    for _ in range(4):
+        pos = random_domino_ending(rng, game, sizes=(2, 5))
+        p = playout(Deal(list(pos.hands)), game, declarer=pos.to_move)
+        left = sum(1 for h in pos.hands if h)
+        assert p.total == sum(game.places[4 - left :])
+        assert isinstance(p.places, tuple)
+
+
+# -- table and best -------------------------------------------------------------------
+
+
+def test_table_on_an_ending() -> None:
+    deal = random_ending(random.Random(2), 4)
+    t = table(deal, declarer="E")
+    labels = [r.label for r in t.rows]
+    assert labels[:9] == [
+        "no-tricks", "no-hearts", "no-queens", "barbu", "no-last-two",
+        "trumps:S", "trumps:H", "trumps:D", "trumps:C",
+    ]  # fmt: skip
+    for r in t.rows[:9]:
+        want = solve(deal, r.contract, trump=r.trump, declarer="E").scores
+        assert r.scores == want
+    trumps = {r.trump: r.scores[Seat.E] for r in t.rows if r.trump}
+    assert t.best_trump_value == max(trumps.values())
+    assert t.best_trump == next(s for s, v in trumps.items() if v == t.best_trump_value)
+
+
+def test_table_dominoes_best_and_all() -> None:
+    deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+    t = table(deal, declarer="N")
+    row = t.row("dominoes:best")
+    assert row.best and t.best_start == row.start and t.best_start_value == 45
+    assert len(t.start_scores) == 13
+    t_all = table(deal, declarer="S", dominoes="all")
+    dom = [r for r in t_all.rows if r.contract == "dominoes"]
+    assert [r.start for r in dom] == list("23456789TJQKA")
+    assert t_all.best_start_value == max(r.scores[Seat.S] for r in dom)
+    with pytest.raises(ParseError, match="dominoes must be"):
+        table(deal, declarer="N", dominoes="some")  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def ending_averages(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("avg") / "averages.json"
+    make_averages(out, deals=6, seed=3, cards=3, jobs=1, log=False, command="test")
+    return out
+
+
+def test_averages_file(ending_averages: Path) -> None:
+    data = json.loads(ending_averages.read_text())
+    recs = {r["contract"]: r for r in data["averages"]}
+    assert set(recs) == {"no-tricks", "no-hearts", "no-queens", "barbu", "no-last-two", "trumps"}
+    assert all(r["deals"] == 6 and r["cards"] == 3 and not r["provisional"] for r in recs.values())
+    samples = ending_averages.with_suffix(".samples.jsonl")
+    lines = samples.read_text().splitlines()
+    assert len(lines) == 6
+    # The mean is the mean of the declarer values in the samples.
+    vals = [json.loads(x)["values"] for x in lines]
+    key = next(k for k in vals[0] if '"no-tricks"' in k)
+    assert recs["no-tricks"]["mean"] == pytest.approx(sum(v[key] for v in vals) / 6, abs=1e-4)
+    # A declarer value, remade: board 1 is dealt by N, so E declares.
+    first = json.loads(lines[0])
+    sv = Solver(1 << 20)
+    dv = declarer_value(sv, first["deal"], "trumps", first["declarer"])
+    tkey = next(k for k in vals[0] if '"trumps"' in k)
+    assert dv.value == first["values"][tkey]
+    # Resuming with more deals solves only the new ones; the records are provisional
+    # while fewer deals than asked for are in.
+    make_averages(ending_averages, deals=7, seed=3, cards=3, jobs=1, log=False)
+    assert len(samples.read_text().splitlines()) == 7
+    avg = load_averages(ending_averages).lookup("barbu", cards=3)
+    assert avg.deals == 7 and not avg.provisional
+    with pytest.raises(ParseError, match="no average for barbu .*king-duty"):
+        load_averages(ending_averages).lookup("barbu", variants=["king-duty"], cards=3)
+
+
+def test_best_contract(ending_averages: Path) -> None:
+    deal = random_ending(random.Random(4), 3)
+    adv = best_contract(deal, declarer="N", averages=ending_averages)
+    names = [o.contract for o in adv.options]
+    assert names == ["no-tricks", "no-hearts", "no-queens", "barbu", "no-last-two", "trumps"]
+    assert adv.best.gain == max(o.gain for o in adv.options)
+    avgs = load_averages(ending_averages)
+    for o in adv.options:
+        assert o.value == declarer_value(Solver(1 << 20), deal, o.contract, "N").value
+        assert o.gain == pytest.approx(o.value - avgs.lookup(o.contract, cards=3).mean)
+    fewer = best_contract(deal, declarer="N", averages=ending_averages, played=["barbu", "trumps"])
+    assert [o.contract for o in fewer.options] == names[:3] + ["no-last-two"]
+    with pytest.raises(ParseError, match="unknown contract"):
+        best_contract(deal, declarer="N", averages=ending_averages, played=["chess"])
+
+
+def test_shipped_averages_load() -> None:
+    a = load_averages()
+    assert a.records
+    for r in a.records:
+        assert r["cards"] == 13 and r["provisional"] == (r["deals"] < 2000)
+    assert a.lookup("dominoes").deals >= 1
+
+
+# -- the commands ----------------------------------------------------------------------------
+
+
+def test_cli_analyze_json_with_play_section(tmp_path: Path) -> None:
+    f = pbn_file(
+        tmp_path,
+        f"""[Board "1"]
+[Dealer "E"]
+[Deal "{BLUNDER}"]
+[Play "S"]
+S2 S4 DA S3
+SQ H3 HK H2
+""",
+    )
+    code, out, _ = run("analyze", f, "-c", "barbu", "--json")
+    assert code == 0
+    rec = json.loads(out)
+    assert rec["board"] == "1" and rec["errors"] == 1 and rec["total_cost"] == 20
+    assert rec["costs"] == {"N": 20, "E": 0, "S": 0, "W": 0}
+    assert rec["scores"]["N"] == -20
+    code, out, _ = run("analyze", f, "-c", "barbu")
+    assert code == 0 and "Errors: 1" in out
+    code, out, _ = run("analyze", f, "-c", "barbu", "--play", "S2 S4", "--seat", "W", "--json")
+    rec = json.loads(out)
+    assert rec["position"]["view"] == "W" and rec["position"]["value"] == -20
+    code, _, err = run("analyze", f, "-c", "barbu", "--play", "S2 H3")
+    assert code == 1 and "card 2 of the play: trick 12" in err and "H3" in err
+
+
+def test_cli_playout_and_table(tmp_path: Path) -> None:
+    f = pbn_file(tmp_path, f'[Board "1"]\n[Dealer "W"]\n[Deal "{TRUMPS}"]\n')
+    code, out, _ = run("playout", f, "-c", "trumps", "-t", "H", "--json")
+    assert code == 0
+    rec = json.loads(out)
+    assert [s["card"] for s in rec["line"]] == TRUMPS_LINE and rec["total"] == 10
+    code, out, _ = run("playout", f, "-c", "trumps", "-t", "H")
+    assert code == 0 and "won by" in out
+    code, out, _ = run("table", f, "--json")
+    assert code == 0
+    rec = json.loads(out)
+    row = {r["label"]: r for r in rec["rows"]}
+    assert row["trumps:H"]["scores"]["N"] == 5 and rec["declarer"] == "N"
+    code, out, _ = run("table", f)
+    assert code == 0 and "best trump for N" in out
+    g = pbn_file(tmp_path, f'[Board "2"]\n[Dealer "N"]\n[Deal "{BLOCK}"]\n', "dom.pbn")
+    code, out, _ = run("playout", g, "-c", "dominoes", "--start", "9", "--json")
+    assert code == 0 and json.loads(out)["places"] == {"N": 4, "E": 2, "S": 3, "W": None}
+    code, out, _ = run("playout", g, "-c", "dominoes", "--start", "9")
+    assert code == 0 and "round" in out
+
+
+def test_cli_best(tmp_path: Path, ending_averages: Path) -> None:
+    deal = random_ending(random.Random(4), 3)
+    f = pbn_file(tmp_path, f'[Board "7"]\n[Dealer "W"]\n[Deal "{deal}"]\n')
+    code, out, _ = run("best", f, "--averages", str(ending_averages), "--json")
+    assert code == 0
+    rec = json.loads(out)
+    want = best_contract(deal, declarer="N", averages=ending_averages)
+    assert rec["advice"] == want.best.contract and rec["board"] == "7"
+    code, out, _ = run("best", f, "--averages", str(ending_averages), "--played", "no-tricks")
+    assert code == 0 and "Advice:" in out and "No Tricks" not in out
+    code, _, err = run("best", f, "--averages", str(tmp_path / "none.json"))
+    assert code == 1 and "cannot read averages file" in err
+
+
+def test_dominoes_position_reuses_solver() -> None:
+    # A DominoPosition stepped by the analyser agrees with the play engine's places.
+    game = make_game("dominoes", start="9")
+    pos = DominoPosition.from_hands([Deal(BLOCK).mask(s) for s in Seat], game, Seat.E)
+    p = playout(BLOCK, game, declarer="E")
+    from barbu_dd.play import domino_places, domino_play_out
+
+    end = domino_play_out(pos, game, [s.card for s in p.steps])
+    assert domino_places(end) == p.places

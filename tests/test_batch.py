@@ -1,0 +1,515 @@
+"""Batch solving: contract specs, the loop, the process pool and Dask agree; result
+files, resume after kill -9, bad boards, and the ``deal`` and ``batch`` commands.
+
+Full 52-card deals are slow for the trick contracts, so the boards here are small
+random endings (``random_boards(..., cards=4)``) and Dominoes endings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from reference import random_domino_ending
+from typer.testing import CliRunner
+
+from barbu_dd.batch import (
+    BoardResult,
+    ContractSpec,
+    iter_solve,
+    make_job,
+    parse_contract,
+    random_boards,
+    solve_files,
+    solve_many,
+    table_contracts,
+)
+from barbu_dd.cards import Seat
+from barbu_dd.cli import app
+from barbu_dd.contracts import make_game
+from barbu_dd.deal import Deal
+from barbu_dd.errors import InvalidPositionError, ParseError
+from barbu_dd.pbn import read_pbn, write_pbn
+from barbu_dd.records import DoneSet, ResultWriter, errors_path, journal_path, read_records
+from barbu_dd.solver import Solver
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+CONTRACTS = ["barbu", "no-queens", "trumps:H"]
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = runner.invoke(app, list(args))
+    assert "Traceback" not in r.output
+    return r.exit_code, r.stdout, r.stderr
+
+
+@pytest.fixture(scope="module")
+def endings(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """36 random 4-card endings, dealer rotating."""
+    path = tmp_path_factory.mktemp("batch") / "endings.pbn"
+    write_pbn(random_boards(36, 2026, cards=4, event="test"), path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def expected(endings: Path) -> np.ndarray:
+    """The plain loop: one Solver, board after board."""
+    solver = Solver(tt_bytes=1 << 22)
+    rows = []
+    for b in read_pbn(endings):
+        decl = b.declarer()
+        rows.append([solver.solve(b.deal, parse_game(c), declarer=decl).scores for c in CONTRACTS])
+    return np.array(rows, dtype=float)
+
+
+def parse_game(label: str):  # type: ignore[no-untyped-def]
+    name, _, arg = label.partition(":")
+    return make_game(name, trump=arg or None)
+
+
+def scores_of(rec: dict, labels: list[str]) -> list[list[float]]:  # type: ignore[type-arg]
+    """A record's scores (JSON Lines nested, or a flat CSV/Parquet row), NaN for none."""
+    if "scores" in rec:
+        rows = [[rec["scores"][lb][s] for s in "NESW"] for lb in labels]
+    else:
+        rows = [[rec[f"{lb}.{s}"] for s in "NESW"] for lb in labels]
+    return [[np.nan if v is None else float(v) for v in r] for r in rows]
+
+
+def by_key(path: Path, labels: list[str]) -> dict[tuple[str, int], list[list[float]]]:
+    out = {}
+    for rec in read_records(path):
+        key = (rec["file"], rec["index"])
+        assert key not in out, f"board written twice: {key}"
+        out[key] = scores_of(rec, labels)
+    return out
+
+
+def as_array(got: dict[tuple[str, int], list[list[float]]], n: int) -> np.ndarray:
+    assert sorted(i for _, i in got) == list(range(1, n + 1))
+    return np.array([got[k] for k in sorted(got, key=lambda k: k[1])])
+
+
+# -- contract specs and jobs ------------------------------------------------------------
+
+
+def test_parse_contract() -> None:
+    assert parse_contract("trumps:h") == ContractSpec("trumps", trump="H")
+    assert parse_contract("trumps", trump="C").label == "trumps:C"
+    assert parse_contract("dominoes").label == "dominoes:J"
+    assert parse_contract("dominoes:best").start == "best"
+    assert parse_contract("dominoes", start="9").label == "dominoes:9"
+    assert parse_contract("reussite", "french").label == "reussite"
+    assert parse_contract("tricks", "bridge").label == "tricks:NT"
+    assert parse_contract("tricks:s", "bridge").label == "tricks:S"
+    with pytest.raises(ParseError, match="needs a trump suit"):
+        parse_contract("trumps")
+    with pytest.raises(ParseError, match="takes no argument"):
+        parse_contract("barbu:H")
+    with pytest.raises(ParseError, match="unknown contract"):
+        parse_contract("bogus")
+    with pytest.raises(ParseError, match="not played in the french"):
+        parse_contract("trumps:H", "french")
+    with pytest.raises(ParseError, match="Jacks"):
+        parse_contract("reussite:9", "french")
+
+
+def test_table_contracts() -> None:
+    labels = [s.label for s in table_contracts("classic", ["ravage-city"])]
+    assert labels == [
+        "no-tricks",
+        "no-hearts",
+        "no-queens",
+        "barbu",
+        "no-last-two",
+        "trumps:S",
+        "trumps:H",
+        "trumps:D",
+        "trumps:C",
+        "dominoes:best",
+        "ravage",
+    ]
+    assert [s.label for s in table_contracts("french")] == [
+        "no-tricks",
+        "no-hearts",
+        "no-queens",
+        "barbu",
+        "no-last-two",
+        "salad",
+        "reussite",
+    ]
+    assert [s.label for s in table_contracts("bridge")][0] == "tricks:NT"
+
+
+def test_make_job_errors() -> None:
+    with pytest.raises(ParseError, match="no contract"):
+        make_job([])
+    with pytest.raises(ParseError, match="given twice: barbu"):
+        make_job(["barbu", "kh"])
+    with pytest.raises(ParseError, match="given twice: trumps:S"):
+        make_job(["trumps:S"], table=True)
+    with pytest.raises(ParseError, match="--trump 'H' is for trumps"):
+        make_job(["barbu"], trump="H")
+    with pytest.raises(ParseError, match="--start '9' is for dominoes"):
+        make_job(["barbu"], start="9")
+    job = make_job(None, table=True, declarer="s")
+    assert job.declarer == Seat.S and len(job.specs) == 10
+    assert job.games[-1] is None  # dominoes:best
+
+
+# -- the loop, the pool and Dask agree ----------------------------------------------------
+
+
+def test_loop_matches_solver(endings: Path, expected: np.ndarray) -> None:
+    boards = list(read_pbn(endings))
+    got = solve_many(boards, CONTRACTS, workers=1)
+    assert got.shape == (36, 3, 4) and got.dtype == np.float64
+    np.testing.assert_array_equal(got, expected)
+    # the iterator form, in input order, with each board's declarer from its Dealer
+    res = list(iter_solve(boards, CONTRACTS, workers=1))
+    assert [r.position for r in res] == list(range(36))
+    assert [r.declarer for r in res[:4]] == [Seat.E, Seat.S, Seat.W, Seat.N]
+
+
+def test_pool_and_dask_match_the_loop(endings: Path, expected: np.ndarray) -> None:
+    distributed = pytest.importorskip("distributed")
+    boards = list(read_pbn(endings))
+    pool = solve_many(boards, CONTRACTS, workers=2, chunk_size=2)
+    np.testing.assert_array_equal(pool, expected)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        dask = solve_many(boards, CONTRACTS, scheduler=client)
+        np.testing.assert_array_equal(dask, expected)
+        # the CLI on the same cluster (in this process, so its inproc address works)
+        code, out, err = run(
+            "batch", str(endings), *sum((["-c", c] for c in CONTRACTS), []),
+            "--scheduler", cluster.scheduler_address, "-q",
+        )  # fmt: skip
+        assert code == 0, err
+        recs = [json.loads(line) for line in out.splitlines()]
+        got = {r["index"]: scores_of(r, CONTRACTS) for r in recs}
+        np.testing.assert_array_equal(np.array([got[i] for i in range(1, 37)]), expected)
+
+
+def test_unordered_and_window(endings: Path, expected: np.ndarray) -> None:
+    boards = list(read_pbn(endings))
+    res = list(iter_solve(boards, CONTRACTS, workers=1, ordered=False, max_pending=3))
+    assert sorted(r.position for r in res) == list(range(36))
+    for r in res:
+        np.testing.assert_array_equal(r.array(), expected[r.position])
+
+
+def test_dominoes_best_and_no_score() -> None:
+    rng = random.Random(5)
+    game = make_game("dominoes", start="9")
+    deals = []
+    for _ in range(6):
+        pos = random_domino_ending(rng, game, sizes=(2, 5), max_out=1)
+        deals.append(Deal(list(pos.hands), leader=pos.to_move))
+    got = solve_many(deals, ["dominoes:best", "dominoes:9"], workers=1)
+    solver = Solver(tt_bytes=1 << 22)
+    for k, d in enumerate(deals):
+        assert d.leader is not None
+        choice = solver.best_start(d, d.leader)
+        want = [np.nan if v is None else v for v in choice.solution.scores]
+        np.testing.assert_array_equal(got[k, 0], want)
+        nine = solver.solve(d, game, declarer=d.leader).scores
+        np.testing.assert_array_equal(got[k, 1], [np.nan if v is None else v for v in nine])
+    assert np.isnan(got).any()  # a seat already out has no score
+
+
+def test_solve_many_errors() -> None:
+    deals = ["N:A... 2... 3... 4...", "N:A... 2... 3... 45..."]
+    with pytest.raises(InvalidPositionError, match="deal 1: barbu: "):
+        solve_many(deals, "barbu", declarer="N", workers=1)
+    got = solve_many(deals, "barbu", declarer="N", workers=1, errors="nan")
+    assert not np.isnan(got[0]).any() and np.isnan(got[1]).all()
+    with pytest.raises(InvalidPositionError, match="no declarer"):
+        solve_many(["N:A... 2... 3... 4..."], "barbu", workers=1)
+    assert solve_many([], "barbu", workers=1).shape == (0, 1, 4)
+
+
+# -- bad boards ---------------------------------------------------------------------------
+
+BAD_PBN = """\
+[Board "1"]
+[Dealer "N"]
+[Deal "N:A... 2... 3... 4..."]
+
+[Board "2"]
+[Dealer "N"]
+[Deal "N:AX... 2... 3... 4..."]
+
+[Board "3"]
+[Dealer "E"]
+[Deal "N:A... A... 3... 4..."]
+
+[Board "4"]
+[Deal "N:K... 2... 3... 4..."]
+
+[Board "5"]
+[Dealer "S"]
+[Deal "N:AK... 2... 3... 4..."]
+
+[Board "6"]
+[Dealer "W"]
+[Deal "N:.A.. .2.. .3.. .4.."]
+"""
+
+
+def test_bad_boards_skipped_and_reported(tmp_path: Path) -> None:
+    src = tmp_path / "bad.pbn"
+    src.write_text(BAD_PBN)
+    out = tmp_path / "out.jsonl"
+    code, _, err = run("batch", str(src), "-c", "barbu", "-o", str(out), "-w", "1")
+    assert code == 1
+    assert "2 boards solved, 0 already done, 4 bad" in err
+    assert f"{src}, board 2: invalid card" in err
+    recs = list(read_records(out))
+    assert [r["index"] for r in recs] == [1, 6]
+    errors = [json.loads(x) for x in errors_path(out).read_text().splitlines()]
+    assert [(e["index"], e["board"], e["kind"]) for e in errors] == [
+        (2, "2", "ParseError"),
+        (3, "3", "InvalidPositionError"),
+        (4, "4", "ParseError"),
+        (5, "5", "InvalidPositionError"),
+    ]
+    assert "dealt twice" in errors[1]["reason"] and "no Dealer" in errors[2]["reason"]
+    assert errors[3]["reason"].startswith(f"{src}, board 5: barbu: ")
+    # resuming solves nothing more, reports the bad boards again, writes no board twice
+    code, _, err = run("batch", str(src), "-c", "barbu", "-o", str(out), "-w", "1", "--resume")
+    assert code == 1 and "0 boards solved, 2 already done, 4 bad" in err
+    assert len(list(read_records(out))) == 2
+    assert len(errors_path(out).read_text().splitlines()) == 4
+
+
+def test_solve_files_skips_done(endings: Path) -> None:
+    job = make_job(["barbu"])
+    done = DoneSet()
+    for i in range(1, 31):
+        done.add(str(endings), i)
+    counts: dict[str, int] = {}
+    res = list(solve_files([endings], job, workers=1, done=done, counts=counts, ordered=True))
+    assert [r.index for r in res] == list(range(31, 37)) and counts["skipped"] == 30
+    assert all(isinstance(r, BoardResult) and r.ok for r in res)
+
+
+# -- result files, resume -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
+def test_formats_and_resume(tmp_path: Path, endings: Path, expected: np.ndarray, fmt: str) -> None:
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    out = tmp_path / f"out.{fmt}"
+    args = ["batch", str(endings), *sum((["-c", c] for c in CONTRACTS), []), "-w", "1"]
+    code, _, err = run(*args, "-o", str(out))
+    assert code == 0, err
+    assert "36 boards solved, 0 already done, 0 bad" in err
+    np.testing.assert_array_equal(as_array(by_key(out, CONTRACTS), 36), expected)
+    # an existing output is not replaced without --force
+    code, _, err = run(*args, "-o", str(out))
+    assert code == 1 and "exists: give --resume" in err
+    # a run cut short: the first 10 records and half a line (parquet: a journal)
+    recs = list(read_records(out))
+    cut = out if fmt != "parquet" else journal_path(out)
+    if fmt == "parquet":
+        out.unlink()
+        lines = [json.dumps(r) + "\n" for r in recs[:10]]
+    elif fmt == "csv":
+        lines = out.read_text().splitlines(keepends=True)[:11]
+    else:
+        lines = out.read_text().splitlines(keepends=True)[:10]
+    cut.write_text("".join(lines) + lines[-1][:25])
+    assert len(list(read_records(out))) == 10  # the unfinished line is left out
+    code, _, err = run(*args, "-o", str(out), "--resume")
+    assert code == 0, err
+    assert "26 boards solved, 10 already done, 0 bad" in err
+    np.testing.assert_array_equal(as_array(by_key(out, CONTRACTS), 36), expected)
+    assert not journal_path(out).exists()
+    # resuming with other contracts is refused
+    code, _, err = run("batch", str(endings), "-c", "barbu", "-o", str(out), "--resume")
+    assert code == 1 and "other contracts" in err
+    # --force replaces
+    code, _, err = run("batch", str(endings), "-c", "barbu", "-o", str(out), "--force", "-w", "1")
+    assert code == 0 and len(list(read_records(out))) == 36
+
+
+def test_parquet_resume_merges(tmp_path: Path, endings: Path) -> None:
+    pytest.importorskip("pyarrow")
+    first = tmp_path / "first.pbn"
+    write_pbn(list(read_pbn(endings))[:5], first)
+    out = tmp_path / "out.parquet"
+    assert run("batch", str(first), "-c", "barbu", "-o", str(out), "-w", "1")[0] == 0
+    code, _, err = run(
+        "batch", str(first), str(endings), "-c", "barbu", "-o", str(out), "-w", "1", "--resume"
+    )
+    assert code == 0 and "36 boards solved, 5 already done" in err
+    keys = [(r["file"], r["index"]) for r in read_records(out)]
+    assert len(keys) == len(set(keys)) == 41
+
+
+def test_json_record_fields(tmp_path: Path, endings: Path) -> None:
+    code, out, _ = run(
+        "batch", str(endings), "-c", "barbu", "-c", "trumps", "--trump", "S",
+        "-w", "1", "-q", "--declarer", "W", "--variant", "king-duty",
+    )  # fmt: skip
+    assert code == 0
+    rec = json.loads(out.splitlines()[0])
+    assert rec["file"] == str(endings) and rec["index"] == 1
+    assert rec["tags"]["Event"] == "test" and rec["tags"]["Board"] == "1"
+    assert rec["declarer"] == "W" and rec["variants"] == ["king-duty"]
+    assert list(rec["scores"]) == ["barbu", "trumps:S"]
+    assert set(rec["nodes"]) == set(rec["seconds"]) == {"barbu", "trumps:S"}
+    want = Solver().solve(rec["tags"]["Deal"], "barbu", declarer="W", variants=["king-duty"])
+    assert tuple(rec["scores"]["barbu"][s] for s in "NESW") == want.scores
+
+
+def test_batch_cli_errors(tmp_path: Path, endings: Path) -> None:
+    e = str(endings)
+    for args, msg in [
+        (["-c", "bogus"], "unknown contract"),
+        ([], "no contract given"),
+        (["-c", "barbu", "--format", "xml"], "unknown format"),
+        (["-c", "barbu", "--format", "parquet"], "parquet output needs a file"),
+        (["-c", "barbu", "--resume"], "--resume needs the output file"),
+        (["-c", "barbu", "--dask", "remote"], "--dask takes 'local'"),
+        (["-c", "barbu", "--dask", "local", "--scheduler", "tcp://x:1"], "not both"),
+        (["-c", "barbu", e], "a file is given twice"),
+        (["-c", "barbu", "--rules", "french", "--table"], "given twice"),
+    ]:
+        code, _, err = run("batch", e, *args)
+        assert code == 1 and msg in err and err.count("\n") == 1, (args, err)
+    code, _, err = run("batch", str(tmp_path / "none.pbn"), "-c", "barbu", "-w", "1")
+    assert code == 1 and "none.pbn" in err
+
+
+# -- kill -9 and resume ------------------------------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                out.append(int(d.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def test_kill_9_and_resume(tmp_path: Path) -> None:
+    src = tmp_path / "many.pbn"
+    n = 500
+    write_pbn(random_boards(n, 99, cards=3), src)
+    out = tmp_path / "out.jsonl"
+    args = ["batch", str(src), "-c", "barbu", "-c", "no-queens", "-o", str(out), "-q"]
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "barbu_dd", *args, "-w", "2"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            workers = [w for w in _children(proc.pid) if w != proc.pid] or workers
+            if out.exists() and out.read_bytes().count(b"\n") >= 30:
+                break
+            time.sleep(0.01)
+        assert proc.poll() is None, "the run ended before it could be killed"
+        workers = _children(proc.pid)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        # the pool's workers see their parent die and exit
+        deadline = time.monotonic() + 20
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_alive(w) for w in workers)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    partial = len(list(read_records(out)))
+    assert 30 <= partial < n
+    code, _, err = run(*args, "-w", "1", "--resume")
+    assert code == 0, err
+    assert f"{n - partial} boards solved, {partial} already done, 0 bad" in err
+    got = as_array(by_key(out, ["barbu", "no-queens"]), n)
+    want = solve_many(read_pbn(src), ["barbu", "no-queens"], workers=1)
+    np.testing.assert_array_equal(got, want)
+
+
+# -- deal --------------------------------------------------------------------------------
+
+
+def test_deal_reproducible_and_rotating(tmp_path: Path) -> None:
+    code, out, _ = run("deal", "-n", "6", "--seed", "42")
+    assert code == 0 and out.startswith("% PBN 2.1\n% barbu-dd deal -n 6 --seed 42\n")
+    assert run("deal", "-n", "6", "--seed", "42")[1] == out
+    assert run("deal", "-n", "6", "--seed", "43")[1] != out
+    boards = list(read_pbn(__import__("io").StringIO(out)))
+    assert [b.number for b in boards] == [1, 2, 3, 4, 5, 6]
+    assert [b.tags["Dealer"] for b in boards] == ["N", "E", "S", "W", "N", "E"]
+    assert [b.tags["Deal"][0] for b in boards] == ["N", "E", "S", "W", "N", "E"]
+    for b in boards:
+        b.deal.validate(full=True)
+    # the first boards of a longer run are the same
+    path = tmp_path / "d.pbn"
+    assert run("deal", "-n", "9", "--seed", "42", "-o", str(path), "--event", "Club")[0] == 0
+    longer = list(read_pbn(path))
+    assert [b.deal for b in longer[:6]] == [b.deal for b in boards]
+    assert longer[0].tags["Event"] == "Club"
+    # endings, and the first board number
+    code, out, _ = run("deal", "-n", "2", "--seed", "1", "--cards", "3", "--first", "7")
+    ends = list(read_pbn(__import__("io").StringIO(out)))
+    assert [(b.number, b.tags["Dealer"]) for b in ends] == [(7, "S"), (8, "W")]
+    assert ends[0].deal.sizes() == (3, 3, 3, 3)
+    # a seed is always written in the file
+    code, out, _ = run("deal", "-n", "1")
+    assert code == 0 and "--seed " in out.splitlines()[1]
+    assert run("deal", "-n", "1", "--cards", "14")[0] != 0
+
+
+def test_writer_to_stream() -> None:
+    import io
+
+    job = make_job(["barbu"])
+    buf = io.StringIO()
+    w = ResultWriter(None, job, fmt="csv", stream=buf)
+    r = BoardResult(0, ((0, -20, 0, 0),), (None,), (5,), (0.1,), Seat.E, file="f", index=1)
+    w.write(r)
+    w.close()
+    lines = buf.getvalue().splitlines()
+    assert lines[0].startswith("file,index,Event") and lines[1].startswith("f,1,")
+    assert lines[1].endswith(",E,classic,,0,-20,0,0,5,0.1")
