@@ -29,7 +29,7 @@ from barbu_dd.cards import Seat, card_name, parse_card
 from barbu_dd.cli import app
 from barbu_dd.contracts import Game, make_game
 from barbu_dd.deal import Deal
-from barbu_dd.errors import IllegalPlayError, ParseError, SolverError
+from barbu_dd.errors import IllegalPlayError, ParseError
 from barbu_dd.pbn import parse_pbn
 from barbu_dd.play import (
     DominoPosition,
@@ -196,16 +196,56 @@ SA H2 S4 D3
         board_record(board, game, declarer="E")
 
 
-def test_ravage_first_trick_only() -> None:
-    d = "N:A2... K3... Q4... J5..."
-    a = analyze(d, "ravage", declarer="N", variants=["ravage-city"])
-    assert a.position is not None and len(a.position.options) == 2
-    with pytest.raises(SolverError, match="ravage city"):
-        playout(d, "ravage", declarer="N", variants=["ravage-city"])
-    with pytest.raises(SolverError, match="ravage city"):
-        analyze(d, "ravage", declarer="N", variants=["ravage-city"], play="SA SK SQ SJ S2")
+def test_ravage_small_lines() -> None:
     one = playout("N:A... K... Q... J...", "ravage", declarer="N", variants=["ravage-city"])
     assert one.scores == (-36, 0, 0, 0)
+    # N's A♠ takes four spades, then W's 5♠ four more: N and W share the penalty
+    a = analyze(
+        "N:A2... K3... Q4... J5...",
+        "ravage",
+        declarer="N",
+        variants=["ravage-city"],
+        play="SA SK SQ SJ S2 S3 S4 S5",
+    )
+    assert a.scores == (-18, 0, 0, -18)
+
+
+def _won_after(d: Deal) -> tuple[tuple[int, int, int, int], ...]:
+    rows = [[0, 0, 0, 0] for _ in range(4)]
+    for t in d.tricks:
+        for c in t.cards:
+            rows[t.winner][c >> 4] += 1
+    return tuple((r[0], r[1], r[2], r[3]) for r in rows)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ravage_after_completed_tricks_matches_reference(seed: int) -> None:
+    """Card values after completed tricks know the cards each seat has won."""
+    from reference import _ravage, _whole
+
+    rng = random.Random(7100 + seed)
+    game = make_game("ravage", variants=["ravage-city"])
+    d = random_ending(rng, 3)
+    first = [legal_cards(d, game)[0]]
+    probe = d.copy()
+    play_card(probe, game, first[0])
+    while probe.trick:
+        c = legal_cards(probe, game)[-1]
+        first.append(c)
+        play_card(probe, game, c)
+    text = " ".join(card_name(c) for c in first)
+    a = analyze(d.to_pbn(), game, declarer=d.leader, play=text)
+    mover = probe.to_move
+    want = _whole(_ravage(probe.copy(), game, frozenset({mover}), _won_after(probe), {}))
+    assert a.position is not None
+    assert max(v for _, _, v in _options(a.position)) == want
+    line = playout(d.to_pbn(), game, declarer=d.leader)
+    assert sum(line.scores) == game.total
+    assert all(s >= g for s, g in zip(line.scores, line.guarantees, strict=True))
+
+
+def _options(pv):  # type: ignore[no-untyped-def]
+    return [(o.card, o.equals, o.value) for o in pv.options]
 
 
 # -- random endings: values against the solver and the reference ------------------------
@@ -521,3 +561,21 @@ def test_dominoes_position_reuses_solver() -> None:
 
     end = domino_play_out(pos, game, [s.card for s in p.steps])
     assert domino_places(end) == p.places
+
+
+def test_ravage_won_is_checked() -> None:
+    from barbu_dd.errors import InvalidPositionError
+    from barbu_dd.solver import solve
+
+    d = "N:A2... K3... Q4... J5..."
+    with pytest.raises(InvalidPositionError, match="won: 13 cards of suit S"):
+        solve(
+            d, "ravage", variants=["ravage-city"], declarer="N", won=[[13, 0, 0, 0]] + [[0] * 4] * 3
+        )
+    with pytest.raises(InvalidPositionError, match="4 rows"):
+        solve(d, "ravage", variants=["ravage-city"], declarer="N", won=[[0, 0, 0, 0]])
+    # N has won 5 spades already: whoever takes the rest, N's 5 spades are the most
+    sol = solve(
+        d, "ravage", variants=["ravage-city"], declarer="N", won=[[5, 0, 0, 0]] + [[0] * 4] * 3
+    )
+    assert sol.scores == (-36, 0, 0, 0)

@@ -929,7 +929,7 @@ cdef class Solver:
         self.rules_id = rules_id
         self.clear()
 
-    cdef int _load(self, Ctx* c, hands, trick, int leader, int side) except -1:
+    cdef int _load(self, Ctx* c, hands, trick, int leader, int side, won=None) except -1:
         cdef Pos* p = &c.p
         cdef int i, card, mover
         cdef int32_t pt
@@ -955,6 +955,15 @@ cdef class Solver:
             if i > 0 and beats(&self.rules, card, p.trick_card[p.win_idx]):
                 p.win_idx = i
             p.ntrick = i + 1
+        if won is not None:
+            # Ravage City: the cards of each suit each seat won in earlier tricks
+            if len(won) != 4 or any(len(row) != 4 for row in won):
+                raise ValueError("won needs 4 rows of 4 counts")
+            for i in range(4):
+                for card in range(4):
+                    if not 0 <= won[i][card] <= 13:
+                        raise ValueError("bad count of cards won")
+                    p.won[i][card] = <uint8_t>won[i][card]
         mover = (leader + p.ntrick) & 3
         p.tricks_left = __builtin_popcountll(p.hand[mover])
         if p.tricks_left > 13:
@@ -969,26 +978,27 @@ cdef class Solver:
                         p.pts_pos += pt
         return 0
 
-    def value(self, hands, trick, int leader, int side):
+    def value(self, hands, trick, int leader, int side, won=None):
         """The exact value of ``side`` (a 4-bit seat mask) in the position.
 
-        Returns ``(value, nodes, tt_hits)``.
+        ``won`` (Ravage City): the cards of each suit (S H D C) each seat has won
+        in earlier tricks, 4 rows of 4.  Returns ``(value, nodes, tt_hits)``.
         """
         cdef Ctx c
         cdef int32_t v
-        self._load(&c, hands, trick, leader, side)
+        self._load(&c, hands, trick, leader, side, won)
         with nogil:
             v = solve_value(&c)
         self.last = c.st
         return v, c.st.nodes, c.st.tt_hits
 
-    def value_after(self, hands, trick, int leader, int side, int card):
+    def value_after(self, hands, trick, int leader, int side, int card, won=None):
         """The side's value after the seat to move plays ``card`` (a legal card),
         the points of a trick it completes included.  Returns ``(value, nodes)``."""
         cdef Ctx c
         cdef int32_t v, got
         cdef int seat
-        self._load(&c, hands, trick, leader, side)
+        self._load(&c, hands, trick, leader, side, won)
         seat = (leader + c.p.ntrick) & 3
         if not (c.p.hand[seat] >> card) & 1:
             raise ValueError("card not held by the seat to move")
@@ -998,12 +1008,12 @@ cdef class Solver:
         self.last = c.st
         return v, c.st.nodes
 
-    def test(self, hands, trick, int leader, int side, int target):
+    def test(self, hands, trick, int leader, int side, int target, won=None):
         """Whether ``side`` can score at least ``target``.  Returns ``(bool, nodes)``."""
         cdef Ctx c
         cdef int res
         cdef uint64_t rel
-        self._load(&c, hands, trick, leader, side)
+        self._load(&c, hands, trick, leader, side, won)
         with nogil:
             res = search(&c, target, &rel)
         self.last = c.st

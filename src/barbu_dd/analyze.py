@@ -38,10 +38,9 @@ Decisions:
 - **Passes** in a Dominoes / Réussite record are written ``-``, ``pass`` or ``p``; a
   pass is forced, so it may also be left out: when the seat to move has no card to
   play, the next card of the record is taken to be the next seat's, after a pass.
-- **Ravage City** is scored on all the cards each player won, which the search core
-  cannot yet be given for a position after completed tricks: its card values and
-  costs are exact within the first trick of the analysed position; later ones raise
-  :class:`~barbu_dd.errors.SolverError`.
+- **Ravage City** is scored on all the cards each player won: after completed
+  tricks, the solver is given the cards of each suit each seat has won since the
+  analysed position began (the position itself starts with none won).
 - **Best cards** (:attr:`CardOption.best`) are the cards that reach the position's
   value for the viewing seat: the highest values when the viewing seat is the one to
   move, the lowest when another seat moves (the three others play against it).
@@ -63,7 +62,7 @@ from .cards import RANK_CHARS, SUIT_CHARS, Card, Rank, Seat, card_name, parse_ca
 from .contracts import Game, Scale, contracts_of, find_contract, make_game, parse_variants
 from .deal import Deal, Trick
 from .dominoes import possible_starts
-from .errors import IllegalPlayError, InvalidPositionError, ParseError, SolverError
+from .errors import IllegalPlayError, InvalidPositionError, ParseError
 from .pbn import Board, play_sequence
 from .play import (
     DominoPosition,
@@ -602,25 +601,26 @@ class _TrickLine:
     def trick(self) -> int | None:
         return self.first + len(self.deal.tricks) - self.history
 
-    def _ravage_guard(self) -> None:
-        if self.game.kind == "ravage" and len(self.deal.tricks) > self.history:
-            raise SolverError(
-                f"ravage city: trick {self.trick} cannot be valued yet: the search core "
-                "cannot be given the cards won in earlier tricks (only the first trick of "
-                "a position is analysed)"
-            )
+    def _won_cards(self) -> list[list[int]] | None:
+        """Ravage City: the cards of each suit each seat has won since the start."""
+        if self.game.kind != "ravage":
+            return None
+        rows = [[0, 0, 0, 0] for _ in Seat]
+        for t in self.tricks():
+            for c in t.cards:
+                rows[t.winner][c >> 4] += 1
+        return rows
 
     def value(self, seat: Seat) -> Score:
         if self.over:
             return self.won()[seat] or 0
-        self._ravage_guard()
-        v = self.solver.solve(self.deal, self.game, seats=(seat,)).scores[seat]
+        sol = self.solver.solve(self.deal, self.game, seats=(seat,), won=self._won_cards())
+        v = sol.scores[seat]
         assert v is not None
         return self._won[seat] + v
 
     def options(self, view: Seat) -> list[tuple[Move, tuple[Card, ...], Score]]:
-        self._ravage_guard()
-        vals = self.solver.card_values(self.deal, self.game, seat=view)
+        vals = self.solver.card_values(self.deal, self.game, seat=view, won=self._won_cards())
         return [(v.card, v.equals, self._won[view] + v.value) for v in vals]
 
     def after(self, move: Move, seat: Seat) -> Score:
@@ -972,7 +972,6 @@ def analyze(
     :raises ParseError: for bad names.
     :raises InvalidPositionError: for an impossible position, or a viewing seat that
         was out before a Dominoes ending began.
-    :raises SolverError: for Ravage City after the first trick (see the module doc).
 
     >>> a = analyze("N:A.2.. K.3.. Q.4.. J.5..", "no-tricks", declarer="N")
     >>> [(o.name, o.value, o.best) for o in a.position.options]
@@ -1064,7 +1063,6 @@ def playout(
 
     :raises ParseError: for bad names.
     :raises InvalidPositionError: for an impossible position.
-    :raises SolverError: for Ravage City beyond one trick (see the module doc).
 
     >>> p = playout("N:A2... K3... Q4... J5...", "no-tricks", declarer="N")
     >>> [s.name for s in p.steps], p.scores, p.total
@@ -1073,11 +1071,6 @@ def playout(
     t0 = time.perf_counter()
     line = _setup(solver, deal, contract, trump, start, declarer, rules, variants, scale)
     start_text, leader = _deal_text(line), _first_mover(line)
-    if line.game.kind == "ravage" and isinstance(line, _TrickLine) and line.deal.tricks_left > 1:
-        raise SolverError(
-            "ravage city: a playout needs the value of positions after completed tricks, "
-            "which the search core cannot be given yet (the cards won so far)"
-        )
     guarantees = _four([line.value(s) for s in Seat])
     steps: list[LineStep] = []
     while not line.over:

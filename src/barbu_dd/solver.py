@@ -12,7 +12,7 @@ answers come back as frozen dataclasses.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
@@ -186,6 +186,25 @@ def _game(
     )
 
 
+def _won_rows(won: Sequence[Sequence[int]] | None, d: Deal, game: Game) -> list[list[int]] | None:
+    """Ravage City's cards won in earlier tricks, checked against the cards left."""
+    if won is None or game.kind != "ravage":
+        return None
+    rows = [[int(x) for x in row] for row in won]
+    if len(rows) != 4 or any(len(r) != 4 for r in rows):
+        raise InvalidPositionError("won: give 4 rows (N E S W) of 4 counts (♠ ♥ ♦ ♣)")
+    left = [0, 0, 0, 0]
+    for c in [*d.trick, *(c for m in d.masks for c in range(64) if m >> c & 1)]:
+        left[c >> 4] += 1
+    for s in range(4):
+        taken = sum(r[s] for r in rows)
+        if min(r[s] for r in rows) < 0 or taken + left[s] > 13:
+            raise InvalidPositionError(
+                f"won: {taken} cards of suit {'SHDC'[s]} won, but {left[s]} are still in play"
+            )
+    return rows
+
+
 def _to_score(v: int, game: Game) -> Score:
     if game.kind == "ravage":
         q = Fraction(v, 12)
@@ -303,13 +322,19 @@ class Solver:
         rules: str = "classic",
         variants: Iterable[str] = (),
         scale: Scale | str | Path | None = None,
+        won: Sequence[Sequence[int]] | None = None,
     ) -> Solution:
-        """Solve a position; see :func:`solve`."""
+        """Solve a position; see :func:`solve`.
+
+        ``won`` (Ravage City only): the cards of each suit (♠ ♥ ♦ ♣) each seat (N E
+        S W) won in earlier tricks, 4 rows of 4 counts; by default none.
+        """
         game = _game(contract, rules, variants, scale, trump, start)
         if game.kind == "dominoes":
             return self._solve_dominoes(deal, game, declarer=declarer, seats=seats, side=side)
         self._load_game(game)
         d, hands, trick, leader = self._position(deal, game, declarer)
+        w = _won_rows(won, d, game)
         t0 = time.perf_counter()
         nodes = 0
         scores: list[Score | None] = [None, None, None, None]
@@ -318,13 +343,13 @@ class Solver:
         if side is not None:
             side_seats = parse_side(side)
             mask = sum(1 << s for s in side_seats)
-            v, n, _ = self._core.value(hands, trick, int(leader), mask)
+            v, n, _ = self._core.value(hands, trick, int(leader), mask, w)
             nodes += n
             value = _to_score(v, game)
         else:
             wanted = tuple(Seat) if seats is None else parse_side(seats)
             for s in wanted:
-                v, n, _ = self._core.value(hands, trick, int(leader), 1 << s)
+                v, n, _ = self._core.value(hands, trick, int(leader), 1 << s, w)
                 nodes += n
                 scores[s] = _to_score(v, game)
         secs = time.perf_counter() - t0
@@ -457,11 +482,14 @@ class Solver:
         rules: str = "classic",
         variants: Iterable[str] = (),
         scale: Scale | str | Path | None = None,
+        won: Sequence[Sequence[int]] | None = None,
     ) -> list[CardValue]:
-        """The value of every legal card of the seat to move; see :func:`card_values`."""
+        """The value of every legal card of the seat to move; see :func:`card_values`
+        (``won``: as for :meth:`solve`)."""
         game = _game(contract, rules, variants, scale, trump, start)
         self._load_game(game)
         d, hands, trick, leader = self._position(deal, game, declarer)
+        w = _won_rows(won, d, game)
         mover = Seat((leader + len(trick)) & 3)
         if side is not None:
             view = parse_side(side)
@@ -473,15 +501,17 @@ class Solver:
         out: list[CardValue] = []
         for group in self._core.groups(hands, trick, int(leader)):
             c = group[0]
-            v = self._value_after(d, game, c, mask)
+            v = self._value_after(d, game, c, mask, w)
             score = _to_score(v, game)
             out.append(CardValue(c, tuple(group[1:]), score))
         return out
 
-    def _value_after(self, d: Deal, game: Game, card: Card, mask: int) -> int:
+    def _value_after(
+        self, d: Deal, game: Game, card: Card, mask: int, won: list[list[int]] | None = None
+    ) -> int:
         """The side's value after ``card``, the points of a trick it completes included."""
         assert d.leader is not None
-        v, _ = self._core.value_after(list(d.masks), list(d.trick), int(d.leader), mask, card)
+        v, _ = self._core.value_after(list(d.masks), list(d.trick), int(d.leader), mask, card, won)
         return int(v)
 
 
@@ -507,6 +537,7 @@ def solve(
     rules: str = "classic",
     variants: Iterable[str] = (),
     scale: Scale | str | Path | None = None,
+    won: Sequence[Sequence[int]] | None = None,
 ) -> Solution:
     """The optimal score of each seat (SPEC §5), or with ``side`` the side's value.
 
@@ -514,6 +545,8 @@ def solve(
     trick may be in progress, with ``deal.leader`` set).  Without a trick in
     progress the declarer leads (``declarer`` gives it; with the *dealer declares*
     variant the declarer's left leads).  ``seats`` limits the seats solved.
+    ``won`` (Ravage City only) gives the cards of each suit (♠ ♥ ♦ ♣) each seat
+    (N E S W) won in earlier tricks, 4 rows of 4 counts (default: none).
 
     :raises ParseError: for an unknown contract, rule set, variant, seat or trump.
     :raises InvalidPositionError: for an impossible position.
@@ -533,6 +566,7 @@ def solve(
         rules=rules,
         variants=variants,
         scale=scale,
+        won=won,
     )
 
 
@@ -548,16 +582,19 @@ def card_values(
     rules: str = "classic",
     variants: Iterable[str] = (),
     scale: Scale | str | Path | None = None,
+    won: Sequence[Sequence[int]] | None = None,
 ) -> list[CardValue]:
     """The value of every legal card of the seat to move (equal cards grouped, as DDS).
 
     A card's value is the score the viewing seat (the mover by default, or
-    ``seat``/``side``) can guarantee after that card is played.
+    ``seat``/``side``) can guarantee after that card is played (``won``: as for
+    :func:`solve`).
 
     :raises ParseError: for bad names.
     :raises InvalidPositionError: for an impossible position.
 
-    >>> [(v.name, v.value) for v in card_values("N:AK... Q2... J3... 54...", "no-queens", declarer="N")]
+    >>> vals = card_values("N:AK... Q2... J3... 54...", "no-queens", declarer="N")
+    >>> [(v.name, v.value) for v in vals]
     [('SA', -6)]
     """
     return _solver().card_values(
@@ -571,6 +608,7 @@ def card_values(
         rules=rules,
         variants=variants,
         scale=scale,
+        won=won,
     )
 
 
