@@ -80,7 +80,8 @@ def main() -> None:
             assert v == w, (d, v, w)
         m1, m2 = statistics.median(mine) * 1000, statistics.median(theirs) * 1000
         print(
-            f"bridge NT, W leads: barbu-dd median {m1:.1f} ms, DDS median {m2:.1f} ms, ratio {m1 / m2:.2f}"
+            f"bridge NT, W leads: barbu-dd median {m1:.1f} ms, DDS median {m2:.1f} ms,"
+            f" ratio {m1 / m2:.2f}"
         )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory {peak:.0f} MiB")

@@ -432,11 +432,9 @@ class _LoopBackend:
 _JOB: BatchJob | None = None
 
 
-def _init_pool_worker(job: BatchJob, parent: int) -> None:
-    """Pool worker start-up: keep the job, leave Ctrl-C to the parent (which stops the
-    workers), and exit if the parent process dies (kill -9)."""
-    global _JOB
-    _JOB = job
+def _worker_startup(parent: int) -> None:
+    """Pool worker start-up: leave Ctrl-C to the parent (which stops the workers), and
+    exit if the parent process dies (kill -9).  Also used by :mod:`barbu_dd.advise`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
@@ -445,6 +443,25 @@ def _init_pool_worker(job: BatchJob, parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True, name="barbu-dd-parent-watch").start()
+
+
+def _stop_pool(pool: cf.ProcessPoolExecutor, abort: bool) -> None:
+    """Shut a process pool down; with ``abort`` at once, its workers terminated (a
+    search can run for minutes and ``shutdown()`` would wait for it)."""
+    if abort:
+        procs = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            p.terminate()
+    else:
+        pool.shutdown(wait=True)
+
+
+def _init_pool_worker(job: BatchJob, parent: int) -> None:
+    """Pool worker start-up: keep the job (see :func:`_worker_startup`)."""
+    global _JOB
+    _JOB = job
+    _worker_startup(parent)
 
 
 def _pool_task(chunk: list[_Payload]) -> list[_Outcome]:
@@ -469,14 +486,7 @@ class _PoolBackend:
         return set(cf.wait(list(futures), return_when=cf.FIRST_COMPLETED).done)
 
     def close(self, abort: bool) -> None:
-        if abort:
-            # Stop at once: a search can run for minutes and shutdown() would wait for it.
-            procs = list(getattr(self.pool, "_processes", {}).values())
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            for p in procs:
-                p.terminate()
-        else:
-            self.pool.shutdown(wait=True)
+        _stop_pool(self.pool, abort)
 
 
 class _DaskBackend:

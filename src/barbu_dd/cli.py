@@ -21,7 +21,7 @@ from rich.table import Table
 
 from . import __version__
 from . import analyze as analysis
-from .cards import SUIT_SYMBOLS, Seat, parse_seat
+from .cards import SUIT_SYMBOLS, Seat, hand_to_pbn, parse_seat
 from .contracts import Scale, load_scale, make_game, parse_variants
 from .deal import Deal
 from .errors import BarbuError, ParseError
@@ -205,7 +205,8 @@ VariantOpt = Annotated[
     typer.Option(
         "--variant",
         "-V",
-        help="A variant (repeatable): free-trumping, king-duty, low-aces, ace-replays, dealer-declares, other-scores.",
+        help="A variant (repeatable): free-trumping, king-duty, low-aces, ace-replays, "
+        "dealer-declares, other-scores.",
     ),
 ]
 ScaleOpt = Annotated[
@@ -335,7 +336,10 @@ def solve_cmd(
                 )
             typer.echo(json.dumps(rec, ensure_ascii=False))
             continue
-        title = f"{board.label.capitalize()}: {sol.game.describe()}, declarer {decl.name}, {sol.leader.name} leads"
+        title = (
+            f"{board.label.capitalize()}: {sol.game.describe()}, declarer {decl.name}, "
+            f"{sol.leader.name} leads"
+        )
         res = Table(box=box.SIMPLE_HEAD, title=None)
         if side is not None:
             res.add_column("side")
@@ -979,6 +983,232 @@ def best_cmd(
         console.print(f"[dim]{adv.seconds * 1000:.1f} ms[/dim]\n")
 
     _each_board(file, each)
+
+
+# -- advise: which contract from one's own hand, by simulation (advise.py) ----------------
+
+
+def _advise_hand(hand: str, board_no: int | None, declarer: str | None) -> tuple[str, str]:
+    """The declarer's hand and seat: a PBN hand, or a PBN file's board and a seat."""
+    from .advise import DEFAULT_DECLARER
+
+    path = Path(hand)
+    if not path.is_file():
+        if board_no is not None:
+            raise ParseError(f"--board is for a PBN file, and {hand!r} is not a file")
+        return hand, declarer or DEFAULT_DECLARER.name
+    for i, item in enumerate(read_pbn(path, errors="yield"), 1):
+        if board_no is not None and i != board_no:
+            continue
+        if isinstance(item, BadBoard):
+            raise ParseError(item.reason)
+        seat = item.declarer((), declarer) if declarer or item.dealer else DEFAULT_DECLARER
+        return hand_to_pbn(item.deal.mask(seat)), seat.name
+    raise ParseError(f"{hand!r} has no board {board_no if board_no is not None else 1}")
+
+
+def _advice_name(c: Any) -> str:
+    """``'Trumps (♥)'``, ``'Dominoes from the 9'``, ``'Barbu (No King of Hearts)'``."""
+    what = str(c.title)
+    if c.choice is not None and c.contract in ("trumps", "tricks"):
+        what += f" ({SUIT_SYMBOLS['SHDC'.index(c.choice)] if c.choice != 'NT' else 'NT'})"
+    elif c.choice is not None and c.contract == "dominoes":
+        what += f" from the {c.choice}"
+    return what
+
+
+def _advice_table(adv: Any) -> Table:
+    """The contracts of an advice: mean, 95% interval, average, gain."""
+    t = Table(box=box.SIMPLE_HEAD)
+    for name in ("contract", "mean", "95% interval", "average", "gain"):
+        t.add_column(name, justify="left" if name == "contract" else "right")
+    for c in adv.contracts:
+        t.add_row(
+            escape(_advice_name(c)),
+            f"{c.mean:+.2f}",
+            f"{c.chosen.low:+.2f} … {c.chosen.high:+.2f}",
+            "-" if c.average is None else f"{c.average:+.2f}",
+            "-" if c.gain is None else f"{c.gain:+.2f}",
+            style="bold green" if c is adv.best else "",
+        )
+    return t
+
+
+def _doubles_table(d: Any) -> Table:
+    t = Table(box=box.SIMPLE_HEAD, title=f"Doubles in {escape(d.title)} ({d.samples} samples)")
+    for name in ("seat", "one double brings you", "95% interval", "if they double you"):
+        t.add_column(name, justify="left" if name == "seat" else "right")
+    for s in d.seats:
+        if not s.may_double:
+            what = "may not double you"
+        elif s.redouble_pays:
+            what = "[green]redouble[/green]"
+        else:
+            what = "do not redouble"
+        t.add_row(s.seat.name, f"{s.mean:+.2f}", f"{s.low:+.2f} … {s.high:+.2f}", what)
+    return t
+
+
+@app.command("advise")
+@handle_errors
+def advise_cmd(
+    hand: Annotated[
+        str,
+        typer.Argument(
+            help="The declarer's hand, spades.hearts.diamonds.clubs (AK32.Q54.T98.762), "
+            "or a PBN file (its first board, or --board; the hand of --declarer).",
+            show_default=False,
+        ),
+    ],
+    declarer: Annotated[
+        str | None,
+        typer.Option(
+            "--declarer",
+            "-d",
+            help="Declarer seat N|E|S|W (default: S; for a PBN file, left of its Dealer).",
+        ),
+    ] = None,
+    board: Annotated[
+        int | None, typer.Option("--board", min=1, help="Which board of the PBN file (1-based).")
+    ] = None,
+    played: Annotated[
+        str | None,
+        typer.Option("--played", help="Contracts this declarer already played, e.g. barbu,trumps."),
+    ] = None,
+    contract: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--contract",
+            "-c",
+            help="Only these contracts (repeatable): NAME, or trumps:H / dominoes:9 to fix "
+            "the suit or rank (default: every contract of the rule set).",
+        ),
+    ] = None,
+    samples: Annotated[
+        int, typer.Option("--samples", "-n", min=1, help="Random deals of the 39 other cards.")
+    ] = 100,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seed of the samples (default: a fresh one, reported)."),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", "-w", min=1, help="Worker processes (default: all cores)."),
+    ] = None,
+    doubles: Annotated[
+        str | None,
+        typer.Option(
+            "--doubles",
+            help="Estimate the doubles of this contract (samples played out; Trumps / "
+            "Dominoes without a suit or rank: the advised one).",
+        ),
+    ] = None,
+    doubles_left: Annotated[
+        int | None,
+        typer.Option(
+            "--doubles-left",
+            min=0,
+            help="Compulsory doubles each other player still owes you (with --doubles).",
+        ),
+    ] = None,
+    averages: Annotated[
+        Path | None,
+        typer.Option("--averages", help="An averages file (default: the one shipped)."),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", help="Draw the score distribution per contract to FILE.png."),
+    ] = None,
+    rules: RulesOpt = "classic",
+    variant: VariantOpt = None,
+    scale: ScaleOpt = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Which contract to declare from your own 13 cards: the other hands dealt at random
+    many times, each solved double dummy, the results averaged."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from .advise import advise, plot_advice
+
+    if doubles_left is not None and doubles is None:
+        raise ParseError("--doubles-left goes with --doubles CONTRACT")
+    if plot is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise BarbuError(
+                "--plot needs matplotlib, which is not installed: pip install 'barbu-dd[plot]'"
+            ) from None
+    text, seat = _advise_hand(hand, board, declarer)
+    progress = Progress(
+        TextColumn("[bold]sampling"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=err_console,
+        disable=quiet or not err_console.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("", total=samples)
+
+        def on_progress(done: int, total: int, leader: str | None) -> None:
+            progress.update(
+                task, completed=done, description=f"best so far: {leader}" if leader else ""
+            )
+
+        adv = advise(
+            text,
+            declarer=seat,
+            played=[p for p in (played or "").split(",") if p.strip()],
+            contracts=contract or None,
+            samples=samples,
+            seed=seed,
+            workers=workers,
+            rules=rules,
+            variants=variant or [],
+            scale=scale,
+            averages=averages,
+            doubles=doubles,
+            doubles_left=doubles_left,
+            on_progress=on_progress,
+        )
+    if plot is not None:
+        plot_advice(adv, plot)
+    if json_out:
+        typer.echo(json.dumps(adv.as_dict(), ensure_ascii=False))
+    else:
+        console.print(
+            f"[bold]{escape(adv.hand)}[/bold], declarer {adv.declarer.name}: "
+            f"{adv.samples} samples (seed {adv.seed}), {adv.rules} rules"
+        )
+        console.print(_advice_table(adv))
+        if adv.best is not None:
+            how = "gain over the average" if adv.ranked_by == "gain" else "mean score"
+            console.print(f"Advice: [bold]{escape(_advice_name(adv.best))}[/bold] (by {how})")
+        if adv.doubles is not None:
+            console.print(_doubles_table(adv.doubles))
+            if adv.doubles.reminder:
+                console.print(escape(adv.doubles.reminder), soft_wrap=True)
+        for note in adv.notes:
+            console.print(f"[yellow]note: {escape(note)}[/yellow]", soft_wrap=True)
+        if plot is not None:
+            console.print(f"plot: {escape(str(plot))}")
+        console.print(f"[dim]{adv.seconds:.1f} s on {adv.workers} worker(s)[/dim]")
+    if not adv.complete:
+        err_console.print(
+            f"interrupted: the advice above is from {adv.samples} of {adv.requested} samples",
+            markup=False,
+            highlight=False,
+        )
+        raise typer.Exit(code=130)
 
 
 def main() -> None:

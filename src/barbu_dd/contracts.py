@@ -378,7 +378,8 @@ def _contract_scale(
                     layers[3].append((parse_card(str(key)), v))
                 except ParseError:
                     raise ParseError(
-                        f"{where}: [contracts.{name}] cards: {key!r} is not a card, suit, rank or 'all'"
+                        f"{where}: [contracts.{name}] cards: {key!r} is not a card, suit, rank"
+                        " or 'all'"
                     ) from None
         for layer in layers:
             for c, v in layer:

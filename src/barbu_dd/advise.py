@@ -1,0 +1,925 @@
+"""Which contract to declare from one's own 13 cards: single-dummy advice by simulation.
+
+At the table the declarer sees only their own hand.  :func:`advise` deals the 39
+unseen cards at random many times (reproducibly from a seed), solves every
+available contract double dummy for the declarer on each sample (in parallel, on
+all cores), and reports per contract the mean score, its 95% confidence interval,
+the gain over the contract's average (the averages shipped for the analyser, see
+:mod:`barbu_dd.averages`) and the advice.  Every per-sample score is kept (an array
+``samples x options``), so the means, the intervals, the distribution plot
+(:func:`plot_advice`) and the doubles all come from the same samples.
+
+Decisions:
+
+- **The declarer** is South by default (:data:`DEFAULT_DECLARER`); the declarer
+  leads the first trick and starts Dominoes (the *dealer declares* variant moves
+  the lead as in :func:`barbu_dd.solver.leader_for`).  The declarer's seat only
+  matters through who leads: the three other hands are dealt at random.
+- **Samples**: the 39 other cards are shuffled with one :class:`random.Random`
+  seeded with ``seed`` and dealt 13 a hand clockwise from the declarer's left, in
+  the parent process, so the samples (and the advice) do not depend on the number
+  of workers, and the first ``k`` samples are those of any longer run.
+- **Trumps and Dominoes** are named before the other hands are seen: each trump
+  suit (each starting rank) is solved on every sample, and the choice is the one
+  with the best *mean* over the samples (:func:`choose_option`), never the best of
+  each sample.  The first in suit order ♠ ♥ ♦ ♣ (rank order 2 … A) wins a tie.
+- **Gain** is the chosen option's mean minus the contract's average for a declarer
+  over random deals (double dummy, Trumps with the best suit and Dominoes with the
+  best start of each deal: so the gain of a suit or rank named in advance is
+  pessimistic).  A contract with no average in the file has no gain (``None``) and
+  a note says so; the advice ranks the contracts by gain among those that have one
+  (by mean when none has), and says which way it ranked.
+- **Confidence intervals**: mean ± t(0.975, n−1) · sd / √n (Student's t).
+- **Doubles** (``doubles=CONTRACT``): every sample is played out with the
+  analyser's consistent line (:func:`barbu_dd.analyze.playout`) in the contract (a
+  Trumps suit or starting rank not given is the advised one), and the settlement
+  arithmetic of :func:`barbu_dd.settle.settle` gives, for every pair of seats
+  ``(a, b)``, what one double between them is expected to bring ``a``.  SPEC §6
+  lets the declarer only *redouble* a player who doubled them: for each other seat
+  the report says what that seat's double is expected to bring it, and whether the
+  declarer's redouble pays (a positive expected gain for the declarer).
+- **Compulsory doubles** (``doubles_left``): how many doubles each other player
+  still owes the declarer in the declarer's block of deals (SPEC §6: twice each in
+  classic); the reminder counts the deals left from ``played``.
+- **Ctrl-C** (:class:`KeyboardInterrupt`) stops the workers and returns the advice
+  from the samples finished so far (``complete`` is then false).
+
+>>> adv = advise("AKQJT98765432...", rules="french", contracts=["reussite"],
+...              samples=3, seed=1, workers=1)
+>>> adv.best.contract, adv.best.mean, adv.samples
+('reussite', 45.0, 3)
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent import futures as cf
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .batch import _stop_pool, _worker_startup, default_workers
+from .cards import ALL_CARDS, RANK_CHARS, SUIT_CHARS, Rank, Seat, hand_from_pbn, hand_to_pbn
+from .cards import parse_seat as _parse_seat
+from .contracts import (
+    Contract,
+    Game,
+    Scale,
+    contracts_of,
+    find_contract,
+    load_scale,
+    make_game,
+    normalize_name,
+    parse_variants,
+)
+from .deal import Deal
+from .errors import BarbuError, ParseError
+from .settle import Doubles, may_double, settle
+from .solver import Solver
+
+__all__ = [
+    "DEFAULT_DECLARER",
+    "DEFAULT_SAMPLES",
+    "OptionStats",
+    "ContractAdvice",
+    "SeatDouble",
+    "DoublesAdvice",
+    "Advice",
+    "parse_hand",
+    "deal_samples",
+    "mean_ci",
+    "choose_option",
+    "advise",
+    "plot_advice",
+]
+
+#: The declarer's seat when none is given.
+DEFAULT_DECLARER = Seat.S
+#: Samples when none is asked for.
+DEFAULT_SAMPLES = 100
+#: Transposition table of each worker's solver.
+_TT_BYTES = 64 << 20
+
+#: Student's t quantile 0.975 for 1..10 degrees of freedom (larger: an expansion).
+_T975 = (12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281)
+
+
+def _t975(df: int) -> float:
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = 1.959964
+    return (
+        z
+        + (z**3 + z) / (4 * df)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+    )
+
+
+def mean_ci(values: Sequence[float] | np.ndarray) -> tuple[float, float, float, float]:
+    """The mean, standard deviation and 95% confidence interval (Student's t) of values.
+
+    With one value the interval is the value itself; with none everything is NaN.
+
+    >>> mean_ci([1.0, 2.0, 3.0])
+    (2.0, 1.0, -0.484..., 4.484...)
+    """
+    a = np.asarray(values, dtype=float)
+    n = len(a)
+    if n == 0:
+        nan = float("nan")
+        return nan, nan, nan, nan
+    mean = float(a.mean())
+    if n == 1:
+        return mean, 0.0, mean, mean
+    sd = float(a.std(ddof=1))
+    half = _t975(n - 1) * sd / math.sqrt(n)
+    return mean, sd, mean - half, mean + half
+
+
+def choose_option(values: np.ndarray) -> int:
+    """The column with the best mean (the first on a tie): a trump suit or a starting
+    rank is named before the other hands are seen.
+
+    >>> choose_option(np.array([[10.0, 0.0], [0.0, 6.0]]))
+    0
+    """
+    means = np.asarray(values, dtype=float).mean(axis=0)
+    return int(np.flatnonzero(means == means.max())[0])
+
+
+def parse_hand(text: str) -> int:
+    """The declarer's 13 cards from ``spades.hearts.diamonds.clubs`` (``AK2.QJ..``).
+
+    :raises ParseError: for a malformed hand or one of another size than 13 cards.
+    :raises InvalidPositionError: for a card given twice.
+
+    >>> hand_to_pbn(parse_hand("akqjt98765432..."))
+    'AKQJT98765432...'
+    """
+    mask = hand_from_pbn(text)
+    n = mask.bit_count()
+    if n != 13:
+        raise ParseError(f"a hand must hold 13 cards, got {n}: {text!r}")
+    return mask
+
+
+def _seat(value: Seat | int | str) -> Seat:
+    return _parse_seat(value) if isinstance(value, str) else Seat(value)
+
+
+def deal_samples(hand: int, declarer: Seat | int | str, n: int, seed: int) -> list[Deal]:
+    """``n`` random deals where the declarer holds ``hand`` (see the module's decisions).
+
+    :raises ValueError: for ``n < 0`` or a hand of another size than 13 cards.
+
+    >>> d = deal_samples(parse_hand("AKQJT98765432..."), "S", 1, 7)[0]
+    >>> d.hand(Seat.S).mask == parse_hand("AKQJT98765432..."), sorted(d.sizes())
+    (True, [13, 13, 13, 13])
+    """
+    if n < 0:
+        raise ValueError(f"the number of samples must be 0 or more, got {n}")
+    if hand.bit_count() != 13:
+        raise ValueError("the declarer's hand must hold 13 cards")
+    decl = _seat(declarer)
+    rest = [c for c in ALL_CARDS if not hand >> c & 1]
+    others = (decl.left, decl.left.left, decl.right)
+    rng = random.Random(seed)
+    out: list[Deal] = []
+    for _ in range(n):
+        deck = list(rest)
+        rng.shuffle(deck)
+        hands = [0, 0, 0, 0]
+        hands[decl] = hand
+        for k, s in enumerate(others):
+            hands[s] = sum(1 << c for c in deck[13 * k : 13 * k + 13])
+        out.append(Deal(hands))
+    return out
+
+
+# -- result types ---------------------------------------------------------------------
+
+
+def _r(x: float | None, nd: int = 4) -> float | None:
+    return None if x is None or math.isnan(x) else round(x, nd)
+
+
+@dataclass(frozen=True)
+class OptionStats:
+    """One column of the samples: a contract, or one trump suit / starting rank of it.
+
+    ``label`` names it as batch records do (``'barbu'``, ``'trumps:H'``,
+    ``'dominoes:9'``); ``mean``, ``sd`` and the 95% interval ``low`` … ``high`` are
+    over ``samples`` samples of the declarer's score.
+    """
+
+    label: str
+    mean: float
+    sd: float
+    low: float
+    high: float
+    samples: int
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "label": self.label,
+            "mean": _r(self.mean),
+            "sd": _r(self.sd),
+            "ci": [_r(self.low), _r(self.high)],
+            "samples": self.samples,
+        }
+
+
+@dataclass(frozen=True)
+class ContractAdvice:
+    """A contract the declarer may still name, over the samples.
+
+    ``choice`` is the trump suit / starting rank named in advance (best mean), and
+    ``chosen`` its column; ``options`` all the columns of the contract (four suits,
+    thirteen ranks, or the contract alone).  ``average`` is the contract's average
+    for a declarer (``None``: not in the averages file), ``gain`` = ``mean`` −
+    ``average``.
+    """
+
+    contract: str
+    title: str
+    choice: str | None
+    chosen: OptionStats
+    options: tuple[OptionStats, ...]
+    average: float | None = None
+    gain: float | None = None
+    average_deals: int | None = None
+    provisional: bool = False
+
+    @property
+    def label(self) -> str:
+        """The chosen column's label (``'trumps:H'``)."""
+        return self.chosen.label
+
+    @property
+    def mean(self) -> float:
+        """The declarer's mean score with the choice."""
+        return self.chosen.mean
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "contract": self.contract,
+            "title": self.title,
+            "choice": self.choice,
+            "label": self.label,
+            "mean": _r(self.mean),
+            "sd": _r(self.chosen.sd),
+            "ci": [_r(self.chosen.low), _r(self.chosen.high)],
+            "average": _r(self.average),
+            "gain": _r(self.gain),
+            "average_deals": self.average_deals,
+            "provisional": self.provisional,
+            "options": [o.as_dict() for o in self.options],
+        }
+
+
+@dataclass(frozen=True)
+class SeatDouble:
+    """One other seat and the declarer, in the doubled contract.
+
+    ``mean`` (interval ``low`` … ``high``) is what one double between the declarer
+    and ``seat`` is expected to bring the declarer (``seat`` gets the opposite):
+    the declarer's line score minus ``seat``'s, by :func:`~barbu_dd.settle.settle`.
+    ``may_double`` says whether ``seat`` may double the declarer, ``redouble_pays``
+    whether the declarer's redouble of a double by ``seat`` is expected to gain.
+    """
+
+    seat: Seat
+    mean: float
+    low: float
+    high: float
+    may_double: bool
+    redouble_pays: bool
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "seat": self.seat.name,
+            "declarer_gain": _r(self.mean),
+            "ci": [_r(self.low), _r(self.high)],
+            "seat_gain_if_doubling": _r(-self.mean),
+            "may_double_declarer": self.may_double,
+            "redouble_pays": self.redouble_pays,
+        }
+
+
+@dataclass(frozen=True)
+class DoublesAdvice:
+    """The doubles of one contract, estimated from the samples played out.
+
+    ``line_means`` are the seats' mean scores in the consistent line; ``pairs[a][b]``
+    what one double between ``a`` and ``b`` is expected to bring ``a``;
+    ``seats`` the three other seats against the declarer; ``reminder`` the
+    compulsory doubles note (or ``None``).
+    """
+
+    label: str
+    title: str
+    samples: int
+    line_means: tuple[float, float, float, float]
+    pairs: tuple[tuple[float, ...], ...]
+    seats: tuple[SeatDouble, ...]
+    reminder: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "label": self.label,
+            "title": self.title,
+            "samples": self.samples,
+            "line_means": {s.name: _r(self.line_means[s]) for s in Seat},
+            "pairs": {a.name: {b.name: _r(self.pairs[a][b]) for b in Seat if b != a} for a in Seat},
+            "seats": [s.as_dict() for s in self.seats],
+            "reminder": self.reminder,
+        }
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Single-dummy advice for one hand (see :func:`advise`).
+
+    ``values`` (``samples x len(labels)``) are the declarer's score on each sample
+    in each column; ``samples`` how many were solved out of ``requested``
+    (``complete`` is false after Ctrl-C).  ``best`` is the advised contract,
+    ``ranked_by`` ``'gain'`` or ``'mean'``; ``notes`` say what the reader should know.
+    """
+
+    hand: str
+    declarer: Seat
+    rules: str
+    variants: tuple[str, ...]
+    played: tuple[str, ...]
+    seed: int
+    requested: int
+    samples: int
+    contracts: tuple[ContractAdvice, ...]
+    best: ContractAdvice | None
+    ranked_by: str
+    labels: tuple[str, ...]
+    values: np.ndarray = field(compare=False, repr=False)
+    notes: tuple[str, ...] = ()
+    doubles: DoublesAdvice | None = None
+    averages: str = ""
+    complete: bool = True
+    workers: int = 1
+    seconds: float = 0.0
+
+    def contract(self, name: str) -> ContractAdvice:
+        """The advice for one contract (canonical name).
+
+        :raises KeyError: if it was not evaluated.
+        """
+        for c in self.contracts:
+            if c.contract == name:
+                return c
+        raise KeyError(name)
+
+    def column(self, label: str) -> np.ndarray:
+        """The declarer's score on each sample for one column label (``'trumps:H'``).
+
+        :raises KeyError: for an unknown label.
+        """
+        if label not in self.labels:
+            raise KeyError(label)
+        return self.values[:, self.labels.index(label)]
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict (the ``--json`` record)."""
+        return {
+            "hand": self.hand,
+            "declarer": self.declarer.name,
+            "rules": self.rules,
+            "variants": list(self.variants),
+            "played": list(self.played),
+            "seed": self.seed,
+            "requested": self.requested,
+            "samples": self.samples,
+            "complete": self.complete,
+            "contracts": [c.as_dict() for c in self.contracts],
+            "advice": None if self.best is None else self.best.contract,
+            "advice_choice": None if self.best is None else self.best.choice,
+            "ranked_by": self.ranked_by,
+            "notes": list(self.notes),
+            "doubles": None if self.doubles is None else self.doubles.as_dict(),
+            "averages": self.averages,
+            "workers": self.workers,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+# -- the columns: what each sample is solved for --------------------------------------
+
+
+@dataclass(frozen=True)
+class _Column:
+    contract: str
+    trump: str | None = None
+    start: str | None = None
+
+    @property
+    def label(self) -> str:
+        arg = self.trump if self.trump is not None else self.start
+        if arg is None or self.contract == "reussite":
+            return self.contract
+        return f"{self.contract}:{arg}"
+
+    @property
+    def choice(self) -> str | None:
+        return self.start if self.contract == "dominoes" else self.trump
+
+
+def _columns_of(
+    c: Contract, arg: str | None, rules: str, variants: tuple[str, ...]
+) -> list[_Column]:
+    """The columns of a contract: each trump suit / starting rank unless ``arg`` fixes one."""
+    if c.name in ("trumps", "tricks"):
+        suits = list(SUIT_CHARS) if c.name == "trumps" else ["NT", *SUIT_CHARS]
+        if arg is not None:
+            g = make_game(c, rules=rules, variants=variants, trump=arg)
+            suits = ["NT" if g.trump is None else SUIT_CHARS[g.trump]]
+        return [_Column(c.name, trump=t) for t in suits]
+    if c.name == "dominoes":
+        ranks = [RANK_CHARS[r] for r in Rank]
+        if arg is not None:
+            g = make_game(c, rules=rules, variants=variants, start=arg)
+            assert g.start is not None
+            ranks = [RANK_CHARS[g.start]]
+        return [_Column(c.name, start=r) for r in ranks]
+    if arg is not None and c.name != "reussite":
+        raise ParseError(f"contract {c.name!r} takes no argument, got {arg!r}")
+    return [_Column(c.name, start="J" if c.name == "reussite" else None)]
+
+
+def _parse_spec(text: str, rules: str) -> tuple[Contract, str | None]:
+    name, _, arg = text.partition(":")
+    return find_contract(name.strip(), rules), (arg.strip() or None)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every worker needs (picklable)."""
+
+    games: tuple[Game, ...]
+    declarer: Seat
+    tt_bytes: int = _TT_BYTES
+
+
+def _game_of(col: _Column, rules: str, variants: tuple[str, ...], scale: Scale | None) -> Game:
+    trump = None if col.trump in (None, "NT") else col.trump
+    return make_game(
+        col.contract, rules=rules, variants=variants, scale=scale, trump=trump, start=col.start
+    )
+
+
+# -- the work: in this process or in a pool ---------------------------------------------
+
+_solver: Solver | None = None
+_job: _Job | None = None
+
+
+def _worker_solver(tt_bytes: int) -> Solver:
+    global _solver
+    if _solver is None or _solver.tt_bytes != tt_bytes:
+        _solver = Solver(tt_bytes)
+    return _solver
+
+
+def _values(job: _Job, deal: str) -> list[float]:
+    """A sample's task: the declarer's optimal score in every column."""
+    sv = _worker_solver(job.tt_bytes)
+    out: list[float] = []
+    for g in job.games:
+        v = sv.solve(deal, g, declarer=job.declarer, seats=(job.declarer,)).scores[job.declarer]
+        assert v is not None
+        out.append(float(v))
+    return out
+
+
+def _line(job: _Job, deal: str) -> list[float]:
+    """A sample's doubles task: the four scores of the consistent line in ``games[0]``."""
+    from .analyze import playout
+
+    p = playout(deal, job.games[0], declarer=job.declarer, solver=_worker_solver(job.tt_bytes))
+    return [float(s) if s is not None else 0.0 for s in p.scores]
+
+
+def _run_chunk(
+    kind: str, job: _Job, chunk: Sequence[tuple[int, str]]
+) -> list[tuple[int, list[float]]]:
+    f = _values if kind == "values" else _line
+    return [(i, f(job, d)) for i, d in chunk]
+
+
+class _Runner:
+    """Runs sample tasks in this process (``workers=1``) or in a spawned process pool."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.pool: cf.ProcessPoolExecutor | None = None
+        if workers > 1:
+            ctx = multiprocessing.get_context("spawn")
+            self.pool = cf.ProcessPoolExecutor(
+                workers, mp_context=ctx, initializer=_worker_startup, initargs=(os.getpid(),)
+            )
+
+    def run(
+        self,
+        kind: str,
+        job: _Job,
+        deals: Sequence[str],
+        each: Callable[[int, list[float]], None],
+    ) -> None:
+        """Solve every deal, calling ``each(index, row)`` as results come."""
+        items = list(enumerate(deals))
+        if self.pool is None:
+            for i, d in items:
+                each(*_run_chunk(kind, job, [(i, d)])[0])
+            return
+        # Small chunks: a sample is 10 ms to minutes, and the results feed a progress bar.
+        size = max(1, min(4, len(items) // (8 * self.workers)))
+        futs = [
+            self.pool.submit(_run_chunk, kind, job, items[k : k + size])
+            for k in range(0, len(items), size)
+        ]
+        for f in cf.as_completed(futs):
+            for i, row in f.result():
+                each(i, row)
+
+    def close(self, abort: bool) -> None:
+        if self.pool is not None:
+            _stop_pool(self.pool, abort)
+
+
+# -- the summary ---------------------------------------------------------------------------
+
+
+def _stats(label: str, column: np.ndarray) -> OptionStats:
+    mean, sd, lo, hi = mean_ci(column)
+    return OptionStats(label, mean, sd, lo, hi, len(column))
+
+
+def _summaries(
+    groups: Sequence[tuple[Contract, list[int]]],
+    labels: Sequence[str],
+    choices: Sequence[str | None],
+    values: np.ndarray,
+    averages: Any,
+    rules: str,
+    variants: tuple[str, ...],
+    scale: Scale | None,
+) -> tuple[list[ContractAdvice], list[str]]:
+    out: list[ContractAdvice] = []
+    missing: list[str] = []
+    for c, cols in groups:
+        sub = values[:, cols]
+        opts = tuple(_stats(labels[j], sub[:, k]) for k, j in enumerate(cols))
+        k = choose_option(sub) if len(sub) else 0
+        avg = gain = None
+        deals: int | None = None
+        provisional = False
+        if averages is not None:
+            try:
+                a = averages.lookup(c, rules=rules, variants=variants, scale=scale)
+            except ParseError:
+                missing.append(c.name)
+            else:
+                avg, deals, provisional = a.mean, a.deals, a.provisional
+                gain = opts[k].mean - a.mean
+        out.append(
+            ContractAdvice(
+                c.name, c.title, choices[cols[k]], opts[k], opts, avg, gain, deals, provisional
+            )
+        )
+    return out, missing
+
+
+def _pick(contracts: Sequence[ContractAdvice]) -> tuple[ContractAdvice | None, str]:
+    with_gain = [c for c in contracts if c.gain is not None and not math.isnan(c.gain)]
+    if with_gain:
+        top = max(c.gain for c in with_gain if c.gain is not None)
+        return next(c for c in with_gain if c.gain == top), "gain"
+    ok = [c for c in contracts if not math.isnan(c.mean)]
+    if not ok:
+        return None, "mean"
+    top_mean = max(c.mean for c in ok)
+    return next(c for c in ok if c.mean == top_mean), "mean"
+
+
+def _doubles_advice(
+    label: str,
+    title: str,
+    lines: np.ndarray,
+    declarer: Seat,
+    contract: Contract,
+    variants: tuple[str, ...],
+    reminder: str | None,
+) -> DoublesAdvice:
+    n = len(lines)
+    # What one double between a and b brings a, by settle()'s arithmetic, per sample.
+    gains = np.zeros((n, 4, 4))
+    for i, row in enumerate(lines):
+        s = [int(round(x)) for x in row]
+        for a in Seat:
+            for b in Seat:
+                if a != b:
+                    gains[i, a, b] = settle(s, Doubles([(b, a)]))[a] - s[a]
+    pairs = tuple(
+        tuple(float(gains[:, a, b].mean()) if n else float("nan") for b in Seat) for a in Seat
+    )
+    seats: list[SeatDouble] = []
+    for x in (declarer.left, declarer.left.left, declarer.right):
+        mean, _, lo, hi = mean_ci(gains[:, declarer, x])
+        doubled = Doubles([(x, declarer)])
+        seats.append(
+            SeatDouble(
+                x,
+                mean,
+                lo,
+                hi,
+                may_double(x, declarer, declarer, contract, (), variants),
+                bool(mean > 0) and may_double(declarer, x, declarer, contract, doubled, variants),
+            )
+        )
+    line_means = lines.mean(axis=0) if n else np.full(4, np.nan)
+    lm = (float(line_means[0]), float(line_means[1]), float(line_means[2]), float(line_means[3]))
+    return DoublesAdvice(label, title, n, lm, pairs, tuple(seats), reminder)
+
+
+def _reminder(rules: str, doubles_left: int, deals_left: int, declarer: Seat) -> str:
+    if rules != "classic":
+        return f"the {rules} rules have no compulsory doubles"
+    if doubles_left <= 0:
+        return "the other players owe you no more compulsory doubles"
+    text = (
+        f"compulsory doubles: each other player must still double you ({declarer.name}) "
+        f"{doubles_left} more time(s) in your last {deals_left} deal(s), this one included"
+    )
+    if doubles_left >= deals_left:
+        text += ": they must double you on this deal, so redouble every double that pays"
+    return text
+
+
+# -- advise -------------------------------------------------------------------------------
+
+
+def advise(
+    hand: str | int,
+    *,
+    declarer: Seat | int | str = DEFAULT_DECLARER,
+    played: Iterable[str] = (),
+    contracts: Iterable[str] | None = None,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int | None = None,
+    workers: int | None = None,
+    rules: str = "classic",
+    variants: Iterable[str] = (),
+    scale: Scale | str | Path | None = None,
+    averages: str | Path | None = None,
+    doubles: str | None = None,
+    doubles_left: int | None = None,
+    on_progress: Callable[[int, int, str | None], None] | None = None,
+    tt_bytes: int = _TT_BYTES,
+) -> Advice:
+    """Which contract to declare from one's own 13 cards, by simulation.
+
+    ``hand`` is the declarer's hand (PBN ``spades.hearts.diamonds.clubs`` or a card
+    mask).  ``contracts`` restricts the contracts (names, ``trumps:H`` or
+    ``dominoes:9`` to fix the suit / rank; default: the rule set's), minus
+    ``played``.  ``samples`` random deals from ``seed`` (a fresh seed when ``None``,
+    reported in the advice) are solved on ``workers`` processes (default: all
+    cores; 1: in this process).  ``doubles`` names the contract whose doubles are
+    estimated (its samples played out); ``doubles_left`` adds the compulsory
+    doubles reminder.  ``on_progress(done, total, leader)`` is called as samples
+    finish (``leader``: the running best contract's label).  Ctrl-C returns the
+    advice from the samples finished (``complete=False``).
+
+    :raises ParseError: for a bad hand, contract, rule set, variant, seat, scale or
+        averages file, a contract given twice, no contract left, or ``samples < 1``.
+    :raises InvalidPositionError: for a card given twice in the hand.
+    """
+    from .averages import load_averages
+
+    t0 = time.perf_counter()
+    mask = parse_hand(hand) if isinstance(hand, str) else int(hand)
+    if mask.bit_count() != 13:
+        raise ParseError(f"a hand must hold 13 cards, got {mask.bit_count()}")
+    if samples < 1:
+        raise ParseError(f"samples must be 1 or more, got {samples}")
+    decl = _seat(declarer)
+    rules = normalize_name(rules)
+    vs = tuple(sorted(parse_variants(variants)))
+    sc = load_scale(scale) if isinstance(scale, (str, Path)) else scale
+    done = {find_contract(p, rules).name for p in played if p.strip()}
+    specs: list[tuple[Contract, str | None]]
+    if contracts is None:
+        specs = [(c, None) for c in contracts_of(rules, vs)]
+    else:
+        specs = [_parse_spec(t, rules) for t in contracts if t.strip()]
+    dbl: tuple[Contract, str | None] | None = None
+    if doubles is not None:
+        dbl = _parse_spec(doubles, rules)
+        if all(c.name != dbl[0].name for c, _ in specs):
+            specs.append(dbl)
+    names = [c.name for c, _ in specs]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ParseError(f"contract given twice: {', '.join(dup)}")
+    specs = [(c, a) for c, a in specs if c.name not in done]
+    if not specs:
+        raise ParseError("no contract left: every contract asked for was played")
+    if dbl is not None and dbl[0].name in done:
+        raise ParseError(f"{dbl[0].name!r} was played already: no doubles to estimate")
+    columns: list[_Column] = []
+    groups: list[tuple[Contract, list[int]]] = []
+    for c, arg in specs:
+        cols = _columns_of(c, arg, rules, vs)
+        groups.append((c, list(range(len(columns), len(columns) + len(cols)))))
+        columns.extend(cols)
+    labels = tuple(col.label for col in columns)
+    games = tuple(_game_of(col, rules, vs, sc) for col in columns)
+    table_ = load_averages(averages)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    n_workers = default_workers() if workers is None else workers
+    if n_workers < 1:
+        raise ParseError(f"workers must be 1 or more, got {n_workers}")
+    n_workers = min(n_workers, samples)
+    deals = [d.to_pbn() for d in deal_samples(mask, decl, samples, seed)]
+
+    rows = np.full((samples, len(columns)), np.nan)
+    got = np.zeros(samples, dtype=bool)
+    count = 0
+
+    def leader() -> str | None:
+        part = rows[got]
+        if not len(part):
+            return None
+        cs, _ = _summaries(groups, labels, [c.choice for c in columns], part, table_, rules, vs, sc)
+        best, _ = _pick(cs)
+        return None if best is None else best.label
+
+    def each(i: int, row: list[float]) -> None:
+        nonlocal count
+        rows[i] = row
+        got[i] = True
+        count += 1
+        if on_progress is not None:
+            on_progress(count, samples, leader())
+
+    complete = True
+    runner = _Runner(n_workers)
+    lines: np.ndarray | None = None
+    dbl_label = ""
+    notes: list[str] = []
+    try:
+        runner.run("values", _Job(games, decl, tt_bytes), deals, each)
+        if dbl is not None:
+            if dbl[1] is not None or len(_columns_of(dbl[0], None, rules, vs)) == 1:
+                # The suit / rank is given (or the contract has only one).
+                col = _columns_of(dbl[0], dbl[1], rules, vs)[0]
+                g, dbl_label = _game_of(col, rules, vs, sc), col.label
+            else:
+                cs, _ = _summaries(
+                    groups, labels, [c.choice for c in columns], rows, None, rules, vs, sc
+                )
+                chosen = next(c for c in cs if c.contract == dbl[0].name)
+                g, dbl_label = games[labels.index(chosen.label)], chosen.label
+            line_rows = np.full((samples, 4), np.nan)
+            line_got = np.zeros(samples, dtype=bool)
+            count = 0
+
+            def each_line(i: int, row: list[float]) -> None:
+                nonlocal count
+                line_rows[i] = row
+                line_got[i] = True
+                count += 1
+                if on_progress is not None:
+                    on_progress(count, samples, f"doubles {dbl_label}")
+
+            lines = line_rows
+            runner.run("line", _Job((g,), decl, tt_bytes), deals, each_line)
+    except KeyboardInterrupt:
+        complete = False
+        runner.close(abort=True)
+    except BaseException:
+        runner.close(abort=True)
+        raise
+    else:
+        runner.close(abort=False)
+
+    values = rows[got]
+    n_done = int(got.sum())
+    cs, missing = _summaries(
+        groups, labels, [c.choice for c in columns], values, table_, rules, vs, sc
+    )
+    best, ranked_by = _pick(cs)
+    if missing:
+        notes.append(
+            f"no average for {', '.join(missing)} in {table_.source}: gain unavailable"
+            + (", advice ranked by gain among the others" if ranked_by == "gain" else "")
+        )
+    if ranked_by == "mean" and best is not None:
+        notes.append("no contract has an average: advice ranked by mean score")
+    if any(c.provisional for c in cs):
+        notes.append(f"provisional averages in {table_.source} (fewer deals than asked for)")
+    if not complete:
+        notes.append(f"interrupted: {n_done} of {samples} samples solved")
+    dadv: DoublesAdvice | None = None
+    if dbl is not None and lines is not None:
+        deals_left = max(1, len(contracts_of(rules, vs)) - len(done))
+        reminder = (
+            None if doubles_left is None else _reminder(rules, doubles_left, deals_left, decl)
+        )
+        ok = lines[~np.isnan(lines).any(axis=1)]
+        title = dbl[0].title
+        dadv = _doubles_advice(dbl_label, title, ok, decl, dbl[0], vs, reminder)
+        if not complete and len(ok) < n_done:
+            notes.append(f"doubles from {len(ok)} sample(s) played out")
+    return Advice(
+        hand_to_pbn(mask),
+        decl,
+        rules,
+        vs,
+        tuple(sorted(done)),
+        seed,
+        samples,
+        n_done,
+        tuple(cs),
+        best,
+        ranked_by,
+        labels,
+        values,
+        tuple(notes),
+        dadv,
+        table_.source,
+        complete,
+        n_workers,
+        time.perf_counter() - t0,
+    )
+
+
+# -- the picture ----------------------------------------------------------------------------
+
+
+def plot_advice(advice: Advice, path: str | Path) -> None:
+    """Draw the distribution of the declarer's score per contract (the chosen suit or
+    rank) to an image file (PNG), the mean and its 95% interval marked.
+
+    :raises BarbuError: if matplotlib is not installed (``pip install 'barbu-dd[plot]'``).
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise BarbuError(
+            "--plot needs matplotlib, which is not installed: pip install 'barbu-dd[plot]'"
+        ) from None
+    version = tuple(int(x) for x in matplotlib.__version__.split(".")[:2] if x.isdigit())
+    # ``vert`` is deprecated from Matplotlib 3.10 on, ``orientation`` new in it.
+    horizontal: dict[str, Any] = (
+        {"orientation": "horizontal"} if version >= (3, 10) else {"vert": False}
+    )
+    cs = advice.contracts
+    fig, ax = plt.subplots(figsize=(8, 0.7 * len(cs) + 1.8))
+    rng = np.random.default_rng(0)
+    for y, c in enumerate(cs):
+        col = advice.column(c.label)
+        if len(col):
+            ax.boxplot(col, positions=[y], widths=0.6, showfliers=False, **horizontal)
+            jitter = rng.uniform(-0.2, 0.2, len(col))
+            ax.scatter(col, y + jitter, s=8, alpha=0.35)
+        if not math.isnan(c.mean):
+            ax.errorbar(
+                c.mean,
+                y,
+                xerr=[[c.mean - c.chosen.low], [c.chosen.high - c.mean]],
+                fmt="D",
+                color="black",
+                capsize=4,
+            )
+    names = [
+        c.title + (f" ({c.choice})" if c.choice and c.contract != "reussite" else "") for c in cs
+    ]
+    ax.set_yticks(range(len(cs)), names)
+    ax.set_xlabel(f"declarer's score ({advice.declarer.name}), {advice.samples} samples")
+    ax.set_title(f"{advice.hand}: score per contract (mean and 95% interval)")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(str(path), dpi=100)
+    plt.close(fig)

@@ -1,0 +1,283 @@
+"""Single-dummy advice (advise.py) and the ``advise`` command.
+
+The samples are checked without solving (the declarer's hand kept, the 39 other
+cards dealt once each, suit lengths as random as a hypergeometric law says); the
+advice itself is run on Dominoes and the Réussite only (fast), on few samples.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from barbu_dd.advise import (
+    Advice,
+    advise,
+    choose_option,
+    deal_samples,
+    mean_ci,
+    parse_hand,
+)
+from barbu_dd.cards import Seat, hand_to_pbn
+from barbu_dd.cli import app
+from barbu_dd.errors import InvalidPositionError, ParseError
+
+HAND = "AQT8.K7.A9.J9843"
+runner = CliRunner()
+
+#: The 0.999 quantile of the chi-square law, 1..10 degrees of freedom.
+CHI2_999 = (10.828, 13.816, 16.266, 18.467, 20.515, 22.458, 24.322, 26.124, 27.877, 29.588)
+
+
+def test_samples_keep_the_hand_and_deal_the_rest_once() -> None:
+    hand = parse_hand(HAND)
+    for decl in Seat:
+        for d in deal_samples(hand, decl, 50, seed=11):
+            masks = d.masks
+            assert masks[decl] == hand
+            assert all(m.bit_count() == 13 for m in masks)
+            union = 0
+            for m in masks:
+                assert union & m == 0  # no card twice
+                union |= m
+            assert union.bit_count() == 52
+
+
+def test_samples_are_uniform_suit_lengths() -> None:
+    """Chi-square on each other seat's length in each suit against the hypergeometric
+    law (39 unseen cards, 13 a hand), at the 0.1% level, over 3000 samples."""
+    hand = parse_hand(HAND)
+    n = 3000
+    deals = deal_samples(hand, Seat.S, n, seed=5)
+    for seat in (Seat.W, Seat.N, Seat.E):
+        for suit in range(4):
+            left = 13 - ((hand >> (16 * suit)) & 0x1FFF).bit_count()
+            counts = np.zeros(left + 1)
+            for d in deals:
+                counts[((d.mask(seat) >> (16 * suit)) & 0x1FFF).bit_count()] += 1
+            p = np.array(
+                [math.comb(left, k) * math.comb(39 - left, 13 - k) for k in range(left + 1)],
+                dtype=float,
+            )
+            expected = n * p / math.comb(39, 13)
+            # Pool the rare lengths so that every bin expects 5 or more.
+            obs, exp, o, e = [], [], 0.0, 0.0
+            for k in np.argsort(-expected):
+                o, e = o + counts[k], e + expected[k]
+                if e >= 5:
+                    obs.append(o)
+                    exp.append(e)
+                    o = e = 0.0
+            exp[-1] += e
+            obs[-1] += o
+            chi2 = sum((a - b) ** 2 / b for a, b in zip(obs, exp, strict=True))
+            df = len(obs) - 1
+            assert 1 <= df <= len(CHI2_999)
+            assert chi2 < CHI2_999[df - 1], (seat, suit, chi2, df)
+
+
+def test_samples_reproducible_and_prefix() -> None:
+    hand = parse_hand(HAND)
+    a = [d.to_pbn() for d in deal_samples(hand, "S", 10, seed=3)]
+    b = [d.to_pbn() for d in deal_samples(hand, "S", 20, seed=3)]
+    c = [d.to_pbn() for d in deal_samples(hand, "S", 10, seed=4)]
+    assert a == b[:10] and a != c
+
+
+def test_bad_hands() -> None:
+    with pytest.raises(ParseError, match="13 cards"):
+        parse_hand("AK.Q..")
+    with pytest.raises(ParseError, match="invalid hand"):
+        parse_hand("AKQ")
+    with pytest.raises(InvalidPositionError, match="duplicate"):
+        parse_hand("AA.KQJT98765432..")
+    with pytest.raises(ParseError, match="samples"):
+        advise(HAND, samples=0, contracts=["dominoes"], workers=1)
+    with pytest.raises(ParseError, match="given twice"):
+        advise(HAND, contracts=["dominoes", "dominoes:9"], samples=1, workers=1)
+    with pytest.raises(ParseError, match="no contract left"):
+        advise(HAND, contracts=["dominoes"], played=["dominoes"], samples=1, workers=1)
+
+
+def _reussite(**kw: object) -> Advice:
+    return advise(HAND, rules="french", contracts=["reussite"], seed=9, **kw)  # type: ignore[arg-type]
+
+
+def test_same_seed_same_advice_whatever_the_workers() -> None:
+    a = _reussite(samples=4, workers=1)
+    b = _reussite(samples=4, workers=1)
+    c = _reussite(samples=4, workers=2)
+    assert a.seed == 9 and a.samples == 4 and a.complete
+    for other in (b, c):
+        assert np.array_equal(a.values, other.values)
+        assert a.contracts == other.contracts and a.best == other.best
+    da, dc = a.as_dict(), c.as_dict()
+    for d in (da, dc):
+        d.pop("seconds")
+        d.pop("workers")
+    assert da == dc
+
+
+def test_choose_option_is_on_the_means() -> None:
+    # The best of each sample is column 1 twice out of three, but column 0 has
+    # the best mean: a suit or rank is named before the hands are seen.
+    v = np.array([[30.0, 0.0], [5.0, 6.0], [5.0, 6.0]])
+    assert int(np.bincount(v.argmax(axis=1)).argmax()) == 1
+    assert choose_option(v) == 0
+    assert choose_option(np.array([[1.0, 1.0, 0.0]])) == 0  # first on a tie
+
+
+def test_dominoes_choice_on_the_averages_of_the_samples() -> None:
+    adv = advise(HAND, contracts=["dominoes"], samples=8, seed=3, workers=1)
+    c = adv.contract("dominoes")
+    assert len(c.options) == 13 and adv.values.shape == (8, 13)
+    means = adv.values.mean(axis=0)
+    assert c.choice is not None and c.label == f"dominoes:{c.choice}"
+    assert c.mean == pytest.approx(means.max())
+    assert c.label == adv.labels[int(np.flatnonzero(means == means.max())[0])]
+    # The mean is that of one rank named in advance, never the best of each sample.
+    assert c.mean <= adv.values.max(axis=1).mean()
+    assert c.average is not None and c.gain == pytest.approx(c.mean - c.average)
+    assert adv.best is c and adv.ranked_by == "gain"
+    assert c.chosen.low <= c.mean <= c.chosen.high
+
+
+def test_ci_shrinks_as_samples_grow() -> None:
+    rng = np.random.default_rng(1)
+    data = rng.choice([-5.0, 5.0, 20.0, 45.0], size=4000)
+    widths = []
+    for n in (10, 100, 1000, 4000):
+        mean, sd, lo, hi = mean_ci(data[:n])
+        assert lo < mean < hi and sd > 0
+        widths.append(hi - lo)
+    assert widths == sorted(widths, reverse=True)
+    assert widths[2] / widths[3] == pytest.approx(2.0, rel=0.15)  # as 1 / sqrt(n)
+    m, sd, lo, hi = mean_ci([1.0, 2.0, 3.0])
+    assert (m, sd) == (2.0, 1.0) and hi - m == pytest.approx(4.3027 / math.sqrt(3), rel=1e-4)
+    # The same seed's first samples are the start of a longer run's.
+    short = _reussite(samples=3, workers=1)
+    long_ = _reussite(samples=6, workers=1)
+    assert np.array_equal(short.values, long_.values[:3])
+
+
+def test_gain_unavailable_without_an_average(tmp_path: Path) -> None:
+    # The Réussite has an average; a file without it leaves the gain unknown.
+    adv = _reussite(samples=2, workers=1)
+    assert adv.best is not None and adv.best.gain is not None
+    empty = tmp_path / "no_averages.json"
+    empty.write_text('{"format": 1, "averages": []}\n', encoding="utf-8")
+    adv = _reussite(samples=2, workers=1, averages=empty)
+    assert adv.best is not None and adv.best.gain is None and adv.best.average is None
+    assert adv.ranked_by == "mean"
+    assert any("no average for reussite" in n for n in adv.notes)
+    assert adv.as_dict()["contracts"][0]["gain"] is None  # type: ignore[index]
+
+
+def test_interrupt_gives_the_samples_so_far() -> None:
+    seen: list[int] = []
+
+    def stop(done: int, total: int, leader: str | None) -> None:
+        seen.append(done)
+        assert leader == "reussite"
+        if done == 2:
+            raise KeyboardInterrupt
+
+    adv = _reussite(samples=5, workers=1, on_progress=stop)
+    assert not adv.complete and adv.samples == 2 and adv.values.shape == (2, 1)
+    assert any("interrupted" in n for n in adv.notes)
+
+
+def test_doubles_from_the_samples_played_out() -> None:
+    adv = advise(
+        HAND,
+        contracts=["dominoes"],
+        doubles="dominoes",
+        doubles_left=2,
+        played=["barbu", "no-queens", "no-tricks", "no-hearts", "no-last-two"],
+        samples=4,
+        seed=3,
+        workers=1,
+    )
+    d = adv.doubles
+    assert d is not None and d.samples == 4
+    assert d.label == adv.contract("dominoes").label
+    lm = d.line_means
+    for a in Seat:
+        for b in Seat:
+            if a != b:
+                assert d.pairs[a][b] == pytest.approx(lm[a] - lm[b])
+                assert d.pairs[a][b] == pytest.approx(-d.pairs[b][a])
+    assert [s.seat for s in d.seats] == [Seat.W, Seat.N, Seat.E]
+    for s in d.seats:
+        assert s.mean == pytest.approx(lm[Seat.S] - lm[s.seat])
+        assert s.may_double  # anyone may double the declarer
+        assert s.redouble_pays == (s.mean > 0)
+    assert sum(lm) == pytest.approx(65)  # Dominoes hands out 45 + 20 + 5 - 5
+    # A named rank is played out as named, whatever the advised one.
+    other = "2" if d.label != "dominoes:2" else "3"
+    adv2 = advise(HAND, contracts=["dominoes"], doubles=f"dominoes:{other}", samples=2,
+                  seed=3, workers=1)  # fmt: skip
+    assert adv2.doubles is not None and adv2.doubles.label == f"dominoes:{other}"
+    assert d.reminder is not None and "2 more time(s)" in d.reminder
+    assert "this deal" in d.reminder  # two deals left, two doubles owed
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = runner.invoke(app, list(args))
+    assert "Traceback" not in r.output
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_cli_json_and_plot(tmp_path: Path) -> None:
+    png = tmp_path / "advice.png"
+    code, out, err = run(
+        "advise", HAND, "-r", "french", "-c", "reussite", "-n", "3", "--seed", "2",
+        "-w", "1", "--json", "--plot", str(png),
+    )  # fmt: skip
+    assert code == 0, err
+    rec = json.loads(out)
+    assert rec["hand"] == hand_to_pbn(parse_hand(HAND)) and rec["declarer"] == "S"
+    assert rec["samples"] == 3 and rec["seed"] == 2 and rec["advice"] == "reussite"
+    c = rec["contracts"][0]
+    for key in ("mean", "ci", "average", "gain", "options"):
+        assert key in c
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_table_and_pbn_file(tmp_path: Path) -> None:
+    pbn = tmp_path / "one.pbn"
+    pbn.write_text(
+        '[Board "1"]\n[Dealer "E"]\n'
+        '[Deal "N:KQT2.AT.J6542.85 A86.K9.AQT3.QT97 J9743.J8765.K.64 5.Q432.987.AKJ32"]\n',
+        encoding="utf-8",
+    )
+    code, out, err = run("advise", str(pbn), "-r", "french", "-c", "reussite", "-n", "2", "-w", "1")
+    assert code == 0, err
+    assert "J9743.J8765.K.64, declarer S" in out and "Advice: Réussite" in out
+    code, out, _ = run("advise", str(pbn), "-d", "W", "-r", "french", "-c", "reussite",
+                       "-n", "2", "-w", "1", "--json")  # fmt: skip
+    assert code == 0 and json.loads(out)["hand"] == "5.Q432.987.AKJ32"
+
+
+@pytest.mark.parametrize(
+    ("hand", "message"),
+    [
+        ("AK.Q", "invalid hand"),
+        ("AK.Q..", "13 cards"),
+        ("AX.KQJT98765432..", "invalid card"),
+    ],
+)
+def test_cli_bad_hand_one_line(hand: str, message: str) -> None:
+    code, out, err = run("advise", hand, "-c", "dominoes", "-n", "1", "-w", "1")
+    assert code == 1 and out == ""
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_cli_doubles_left_needs_doubles() -> None:
+    code, _, err = run("advise", HAND, "-c", "dominoes", "--doubles-left", "1", "-n", "1")
+    assert code == 1 and "--doubles" in err
