@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from .advise import Advice, advise
+from .analyze import analyze, best_contract, playout, table
+from .batch import iter_solve, solve_many
 from .cards import Card, CardSet, Rank, Seat, Suit, card_name, parse_card
 from .contracts import Contract, Game, Scale, find_contract, load_scale, make_game
 from .deal import Deal, Trick
@@ -18,6 +21,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "__version__",
+    "Advice",
     "BarbuError",
     "Card",
     "CardValue",
@@ -36,12 +40,19 @@ __all__ = [
     "SolverError",
     "Suit",
     "Trick",
+    "advise",
+    "analyze",
+    "best_contract",
     "best_start",
     "card_name",
     "card_values",
     "find_contract",
+    "iter_solve",
     "load_scale",
     "make_game",
     "parse_card",
+    "playout",
     "solve",
+    "solve_many",
+    "table",
 ]
