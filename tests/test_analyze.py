@@ -579,3 +579,12 @@ def test_ravage_won_is_checked() -> None:
         d, "ravage", variants=["ravage-city"], declarer="N", won=[[5, 0, 0, 0]] + [[0] * 4] * 3
     )
     assert sol.scores == (-36, 0, 0, 0)
+
+
+def test_package_keeps_submodules_reachable() -> None:
+    """``from barbu_dd import analyze`` must stay the module (the CLI relies on it)."""
+    import inspect
+
+    import barbu_dd
+
+    assert inspect.ismodule(barbu_dd.analyze) and inspect.ismodule(barbu_dd.advise)

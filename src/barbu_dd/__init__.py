@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from .advise import Advice, advise
-from .analyze import analyze, best_contract, playout, table
+# (``analyze()`` and ``advise()`` stay in their modules: exporting them here would
+# hide the submodules ``barbu_dd.analyze`` and ``barbu_dd.advise``.)
+from .advise import Advice
+from .analyze import best_contract, playout, table
 from .batch import iter_solve, solve_many
 from .cards import Card, CardSet, Rank, Seat, Suit, card_name, parse_card
 from .contracts import Contract, Game, Scale, find_contract, load_scale, make_game
@@ -40,8 +42,6 @@ __all__ = [
     "SolverError",
     "Suit",
     "Trick",
-    "advise",
-    "analyze",
     "best_contract",
     "best_start",
     "card_name",
