@@ -763,8 +763,9 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
 
 
 cdef int32_t solve_value(Ctx* c) noexcept nogil:
-    """The exact value of the side: bisection over multiples of the scale's gcd."""
-    cdef int32_t lo, hi, mid, g = c.r.gcd
+    """The exact value of the side: bisection over multiples of the scale's gcd
+    (in negative contracts after a galloping search up from the lower bound)."""
+    cdef int32_t lo, hi, mid, g = c.r.gcd, step
     cdef uint64_t rel
     cdef Pos* p = &c.p
     if c.r.ravage:
@@ -776,6 +777,20 @@ cdef int32_t solve_value(Ctx* c) noexcept nogil:
             return 0
         lo = bound_lo(p, c.r)
         hi = bound_hi(p, c.r)
+    # negative contracts: galloping up from the lower bound first (many 1-against-3
+    # values lie at or near the bottom of their range, and a probe far below the
+    # value succeeds cheaply); then bisection
+    step = g
+    while lo < hi and not c.r.positive:
+        mid = lo + step
+        if mid > hi:
+            break
+        if search(c, mid, &rel):
+            lo = mid
+            step *= 2
+        else:
+            hi = mid - g
+            break
     while lo < hi:
         mid = lo + ((hi - lo) // g + 1) // 2 * g
         if search(c, mid, &rel):
