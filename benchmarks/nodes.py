@@ -1,0 +1,56 @@
+"""Node counts of the trick search on a fixed set of one-seat full-deal solves.
+
+``PYTHONPATH=src python benchmarks/nodes.py [--cases barbu:1,tricks:1] [--tt-mib 128]``
+
+Node counts are exact and repeatable for a given build, unlike times on a shared
+machine: compare them before and after a change to the search.  The default set
+is nine solves of the benchmark deals (``benchmarks/deals.py``), North alone and
+North on lead (bridge: side NS, West on lead, notrump), a cold table each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from deals import BENCH_DEALS  # noqa: E402
+
+from barbu_dd.contracts import make_game  # noqa: E402
+from barbu_dd.solver import Solver  # noqa: E402
+
+DEFAULT = "barbu:1,barbu:3,barbu:5,barbu:6,barbu:8,tricks:1,no-hearts:0,trumps:6,no-last-two:5"
+RULES = {"salad": "french", "tricks": "bridge"}
+TRUMP = {"trumps": "S", "tricks": "NT"}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--cases", default=DEFAULT, help="contract:deal,… (deal index 0..49)")
+    ap.add_argument("--tt-mib", type=int, default=128)
+    args = ap.parse_args()
+    solver = Solver(tt_bytes=args.tt_mib << 20)
+    total = 0
+    for case in args.cases.split(","):
+        name, index = case.split(":")
+        game = make_game(name, rules=RULES.get(name, "classic"), trump=TRUMP.get(name))
+        deal = BENCH_DEALS[int(index)]
+        solver.clear()
+        t = time.perf_counter()
+        if name == "tricks":
+            sol = solver.solve(deal, game, declarer="W", side="NS")
+            value = sol.value
+        else:
+            sol = solver.solve(deal, game, declarer="N", seats="N")
+            value = sol.scores[0]
+        ms = (time.perf_counter() - t) * 1000
+        total += sol.nodes
+        print(f"{name:12s} deal {index:>2s}: value {value} nodes {sol.nodes:>11,d}  {ms:9.0f} ms")
+    print(f"total nodes {total:,d}")
+
+
+if __name__ == "__main__":
+    main()
