@@ -22,7 +22,7 @@ from rich.table import Table
 from . import __version__
 from . import analyze as analysis
 from .cards import SUIT_SYMBOLS, Seat, hand_to_pbn, parse_seat
-from .contracts import Scale, load_scale, make_game, parse_variants
+from .contracts import Scale, load_scale, parse_variants
 from .deal import Deal
 from .errors import BarbuError, ParseError
 from .pbn import BadBoard, Board, read_pbn
@@ -267,19 +267,10 @@ def solve_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Solve every board of a PBN file double dummy: each seat's optimal score."""
-    variants = sorted(parse_variants(variant or []))
-    sc = load_scale(scale) if scale is not None else None
-    best = start is not None and start.strip().lower() == "best"
-    game = make_game(
-        contract,
-        rules=rules,
-        variants=variants,
-        scale=sc,
-        trump=trump,
-        start=None if best else start,
+    variants, sc = _options(rules, variant, scale)
+    game, best = analysis.parse_game(
+        contract, rules=rules, variants=variants, scale=sc, trump=trump, start=start
     )
-    if best and game.contract.name != "dominoes":
-        raise ParseError(f"--start best is for dominoes, not {game.contract.name!r}")
     if side is not None:
         parse_side(side)
     if seats is not None:
