@@ -660,6 +660,28 @@ cdef int quick_tricks(const Pos* p, const Rules* r, uint64_t* cards) noexcept no
     return q
 
 
+cdef inline int skip_equal(const Rules* r, const int* moves, const uint8_t* searched, int i,
+                           uint64_t acc) noexcept nogil:
+    """Whether move ``i`` may be skipped at a node where every move so far failed:
+    an earlier card of its suit and score class failed, and both lie below every
+    card of the suit that the failures so far depended on (``acc``).  The two
+    positions after them then match the same relevant-rank pattern, so they have
+    the same value (DDS skips moves the same way)."""
+    cdef int s = moves[i] >> 4, j, low
+    cdef uint32_t rs
+    if r.special[s]:
+        return 0
+    rs = <uint32_t>((acc >> (16 * s)) & SUIT_BITS)
+    low = __builtin_ctzll(<uint64_t>rs) if rs else 16
+    if (moves[i] & 15) >= low:
+        return 0
+    for j in range(i):
+        if searched[j] and (moves[j] >> 4) == s and (moves[j] & 15) < low \
+                and r.card_class[moves[j]] == r.card_class[moves[i]]:
+            return 1
+    return 0
+
+
 cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     """1 if the side can score at least ``target`` from here (the current trick
     included).  ``rel`` receives the cards whose ranks the answer depends on."""
@@ -676,6 +698,7 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     cdef uint64_t qcards
     cdef int moves[MAX_MOVES]
     cdef int lows[MAX_MOVES]
+    cdef uint8_t searched[MAX_MOVES]
     cdef Pos saved
     c.st.nodes += 1
     c.st.by_left[p.tricks_left] += 1
@@ -731,6 +754,10 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     res = 0 if maxi else 1
     memcpy(&saved, p, sizeof(Pos))
     for i in range(n):
+        if i > 0 and skip_equal(r, moves, searched, i, acc):
+            searched[i] = 0
+            continue
+        searched[i] = 1
         got = play_card(p, r, seat, moves[i])
         trel = p.trick_rel if p.ntrick == 0 else 0
         cres = search(c, target - got, &crel)
