@@ -44,6 +44,7 @@ cdef struct Stats:
     uint64_t nodes            # search calls
     uint64_t tt_hits          # transposition-table cut-offs
     uint64_t tt_stores        # entries written
+    uint64_t trick_nodes      # tricks completed in the search (DDS's node count)
     uint64_t cut_at[4][4]     # cut-offs by cards in trick and move index (3 = later)
     uint64_t allnodes[4]      # nodes where every move was searched
     uint64_t by_left[14]      # nodes by tricks left

@@ -611,53 +611,191 @@ cdef inline int32_t play_card(Pos* p, const Rules* r, int seat, int card) noexce
     return 0
 
 
-cdef int quick_tricks(const Pos* p, const Rules* r, uint64_t* cards) noexcept nogil:
-    """Tricks the leader's team wins for sure by cashing the leader's top cards.
-
-    In each suit, the leader's cards that are the top cards left (no card of
-    another hand above them) win in turn; in a plain suit under trumps, no more
-    rounds than the shortest holding of an opponent who has a trump (or of any
-    other player with a trump, when trumping is compulsory)."""
-    cdef int L = p.leader, s, o, b, k, q = 0, team = (p.side >> p.leader) & 1, ln
+cdef void cash_runs(const Pos* p, const Rules* r, int P, int* run) noexcept nogil:
+    """For each suit, how many tricks seat ``P``, on lead, wins in a row with its top
+    cards of the suit (the cards of no other hand above them): in a plain suit under
+    trumps, no more rounds than the shortest holding of an opponent of ``P`` who has
+    a trump (or of any other player with a trump, when trumping is compulsory: a
+    team-mate must ruff too, and then the lead passes)."""
+    cdef int s, o, b, k, ln, team = (p.side >> P) & 1
     cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
-    cdef uint64_t mine = p.hand[L], got = 0, m
+    cdef uint64_t mine = p.hand[P]
     cdef uint32_t x
     for s in range(4):
+        run[s] = 0
         if not (mine & SUIT_MASK[s]):
             continue
         x = <uint32_t>((all4 >> (16 * s)) & SUIT_BITS)
         k = 0
-        m = 0
         while x:
             b = high_bit(<uint64_t>x)
             if not (mine >> (16 * s + b)) & 1:
                 break
             k += 1
-            m |= (<uint64_t>1) << (16 * s + b)
             x &= ~(<uint32_t>1 << b)
         if k and r.trump >= 0 and s != r.trump:
-            # an opponent may ruff once void; with trumping duties a team-mate must
-            # ruff too, and then the lead passes: either way the run stops there
             for o in range(4):
-                if o != L and (((p.side >> o) & 1) != team or r.trump_duties) \
+                if o != P and (((p.side >> o) & 1) != team or r.trump_duties) \
                         and (p.hand[o] & SUIT_MASK[r.trump]):
                     ln = __builtin_popcountll(p.hand[o] & SUIT_MASK[s])
                     if ln < k:
                         k = ln
-            if k < __builtin_popcountll(m):
-                # keep only the top k cards in the relevant set
-                m = 0
-                x = <uint32_t>((all4 >> (16 * s)) & SUIT_BITS)
-                for o in range(k):
-                    b = high_bit(<uint64_t>x)
-                    m |= (<uint64_t>1) << (16 * s + b)
-                    x &= ~(<uint32_t>1 << b)
+        run[s] = k
+
+
+cdef int take_runs(const Pos* p, int* run, int need, int first, uint64_t* cards) noexcept nogil:
+    """Count the runs up to ``need`` tricks, suit ``first`` (if >= 0) first, then the
+    longest runs; ``cards`` receives the top cards used."""
+    cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3], got = 0
+    cdef uint32_t x
+    cdef int q = 0, s, best, k, i, b
+    while q < need:
+        best = first
+        first = -1
+        if best < 0:
+            for s in range(4):
+                if run[s] and (best < 0 or run[s] > run[best]):
+                    best = s
+            if best < 0:
+                break
+        k = run[best]
+        if k > need - q:
+            k = need - q
+        run[best] = 0
+        x = <uint32_t>((all4 >> (16 * best)) & SUIT_BITS)
+        for i in range(k):
+            b = high_bit(<uint64_t>x)
+            got |= (<uint64_t>1) << (16 * best + b)
+            x &= ~(<uint32_t>1 << b)
         q += k
-        got |= m
     cards[0] = got
-    if q > p.tricks_left:
-        q = p.tricks_left
     return q
+
+
+cdef int team_cash(const Pos* p, int need, uint64_t* cards) noexcept nogil:
+    """Without trumps: tricks (up to ``need``) the leader's team takes for sure by a
+    line of winners and crossings.  The hand on lead leads a card above every
+    opponent's card of its suit, or else a low card of a suit in which a team-mate
+    holds such a card, which the team-mate plays and so takes the lead.  Each
+    such trick is the team's whatever the opponents play, and their plays only
+    remove cards, so the next trick's winners stay winners: the count holds against
+    any defence.  Team-mates follow with their lowest card and discard cards that
+    are not winners (the line stops when one would have to discard a winner).
+    ``cards`` receives the cards that won the tricks (the answer depends on their
+    being above the opponents' cards, nothing else)."""
+    cdef uint64_t hand[4]
+    cdef uint64_t opp = 0, got = 0, w, h, best_card
+    cdef uint32_t os, hs
+    cdef int team = (p.side >> p.leader) & 1, X = p.leader, q = 0, s, t, Y, o, card, win_seat, win_card
+    cdef int lead_suit, lead_card, c2, ok
+    cdef int omax[4]
+    for o in range(4):
+        hand[o] = p.hand[o]
+        if ((p.side >> o) & 1) != team:
+            opp |= p.hand[o]
+            hand[o] = 0
+    for s in range(4):
+        os = <uint32_t>((opp >> (16 * s)) & SUIT_BITS)
+        omax[s] = high_bit(<uint64_t>os) if os else -1
+    if need > p.tricks_left:
+        need = p.tricks_left
+    while q < need:
+        # the lead: a winner of the hand on lead, else a low card to a team-mate's winner
+        lead_suit = -1
+        lead_card = -1
+        for s in range(4):
+            hs = <uint32_t>((hand[X] >> (16 * s)) & SUIT_BITS)
+            if hs and high_bit(<uint64_t>hs) > omax[s]:
+                lead_suit = s
+                lead_card = 16 * s + high_bit(<uint64_t>hs)
+                break
+        if lead_suit < 0:
+            for s in range(4):
+                hs = <uint32_t>((hand[X] >> (16 * s)) & SUIT_BITS)
+                if not hs:
+                    continue
+                for Y in range(4):
+                    if Y != X and ((hand[Y] >> (16 * s)) & SUIT_BITS) and \
+                            high_bit((hand[Y] >> (16 * s)) & SUIT_BITS) > omax[s]:
+                        lead_suit = s
+                        lead_card = 16 * s + __builtin_ctzll(<uint64_t>hs)
+                        break
+                if lead_suit >= 0:
+                    break
+        if lead_suit < 0:
+            break
+        s = lead_suit
+        hand[X] &= ~((<uint64_t>1) << lead_card)
+        win_seat = X
+        win_card = lead_card
+        ok = 1
+        for t in range(1, 4):
+            Y = (X + t) & 3
+            if ((p.side >> Y) & 1) != team or not hand[Y]:
+                continue
+            hs = <uint32_t>((hand[Y] >> (16 * s)) & SUIT_BITS)
+            if hs:
+                if (win_card & 15) <= omax[s] and high_bit(<uint64_t>hs) > omax[s]:
+                    c2 = 16 * s + high_bit(<uint64_t>hs)     # the crossing winner
+                else:
+                    c2 = 16 * s + __builtin_ctzll(<uint64_t>hs)
+                if (c2 & 15) > (win_card & 15):
+                    win_card = c2
+                    win_seat = Y
+            else:
+                # discard a card that is not a winner, if there is one
+                c2 = -1
+                for o in range(4):
+                    hs = <uint32_t>((hand[Y] >> (16 * o)) & SUIT_BITS)
+                    if hs and __builtin_ctzll(<uint64_t>hs) <= omax[o]:
+                        c2 = 16 * o + __builtin_ctzll(<uint64_t>hs)
+                        break
+                if c2 < 0:
+                    ok = 0
+                    c2 = __builtin_ctzll(hand[Y])
+            hand[Y] &= ~((<uint64_t>1) << c2)
+        if (win_card & 15) <= omax[s]:
+            break
+        q += 1
+        got |= (<uint64_t>1) << win_card
+        X = win_seat
+        if not ok:
+            break
+    cards[0] = got
+    return q
+
+
+cdef int quick_tricks(const Pos* p, const Rules* r, int need, uint64_t* cards) noexcept nogil:
+    """Tricks (up to ``need``) the leader's team wins for sure by cashing top cards.
+
+    Either the leader cashes its own runs (:func:`cash_runs`), or it leads a suit
+    in which a team-mate holds the top card, and the team-mate, then on lead,
+    cashes its runs (the entry suit first).  Only as many tricks as ``need`` are
+    counted, from the longest runs first, and ``cards`` receives just the top cards
+    they use: the fewer cards an answer depends on, the more positions its table
+    entry serves."""
+    cdef int L = p.leader, P, s, e, q, team = (p.side >> p.leader) & 1
+    cdef int run[4]
+    if need > p.tricks_left:
+        need = p.tricks_left
+    cash_runs(p, r, L, run)
+    q = take_runs(p, run, need, -1, cards)
+    if q >= need:
+        return q
+    for P in range(4):
+        if P == L or ((p.side >> P) & 1) != team:
+            continue
+        cash_runs(p, r, P, run)
+        e = -1
+        for s in range(4):
+            if run[s] and (p.hand[L] & SUIT_MASK[s]) and (e < 0 or run[s] > run[e]):
+                e = s
+        if e >= 0 and take_runs(p, run, need, e, cards) >= need:
+            return need
+    if r.trump < 0 or not ((p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & SUIT_MASK[r.trump]):
+        if team_cash(p, need, cards) >= need:
+            return need
+    return 0
 
 
 cdef inline int skip_equal(const Rules* r, const int* moves, const uint8_t* searched, int i,
@@ -719,13 +857,16 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     if p.tricks_left == 1:
         return last_trick(c, rel) >= target
     if p.ntrick == 0 and r.qt_ok:
-        q = quick_tricks(p, r, &qcards)
-        if q:
-            if (p.side >> p.leader) & 1:
-                if q * r.qt_value >= target:
-                    rel[0] = qcards
-                    return 1
-            elif p.pts_pos + (p.tricks_left - q) * r.qt_value < target:
+        if (p.side >> p.leader) & 1:
+            # enough tricks to reach the target?
+            q = (target + r.qt_value - 1) // r.qt_value
+            if q <= p.tricks_left and quick_tricks(p, r, q, &qcards) >= q:
+                rel[0] = qcards
+                return 1
+        elif target > p.pts_pos:
+            # the opponents' tricks leave too few: pts_pos + (left - q) * value < target
+            q = p.tricks_left - (target - p.pts_pos + r.qt_value - 1) // r.qt_value + 1
+            if 0 < q <= p.tricks_left and quick_tricks(p, r, q, &qcards) >= q:
                 rel[0] = qcards
                 return 0
     if p.ntrick == 0:
@@ -758,6 +899,8 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
             searched[i] = 0
             continue
         searched[i] = 1
+        if p.ntrick == 3:
+            c.st.trick_nodes += 1
         got = play_card(p, r, seat, moves[i])
         trel = p.trick_rel if p.ntrick == 0 else 0
         cres = search(c, target - got, &crel)
@@ -1102,7 +1245,7 @@ cdef class Solver:
     def last_stats(self):
         """Counters of the last call: nodes, tt_hits, tt_stores."""
         return {"nodes": self.last.nodes, "tt_hits": self.last.tt_hits,
-                "tt_stores": self.last.tt_stores,
+                "tt_stores": self.last.tt_stores, "trick_nodes": self.last.trick_nodes,
                 "cut_at": [[self.last.cut_at[a][b] for b in range(4)] for a in range(4)],
                 "allnodes": [self.last.allnodes[a] for a in range(4)],
                 "by_left": [self.last.by_left[a] for a in range(14)]}
