@@ -672,8 +672,8 @@ cdef int take_runs(const Pos* p, int* run, int need, int first, uint64_t* cards)
     return q
 
 
-cdef int team_cash(const Pos* p, int need, uint64_t* cards) noexcept nogil:
-    """Without trumps: tricks (up to ``need``) the leader's team takes for sure by a
+cdef int team_cash(const Pos* p, const Rules* r, int need, uint64_t* cards) noexcept nogil:
+    """When the other team holds no trumps: tricks (up to ``need``) the leader's team takes for sure by a
     line of winners and crossings.  The hand on lead leads a card above every
     opponent's card of its suit, or else a low card of a suit in which a team-mate
     holds such a card, which the team-mate plays and so takes the lead.  Each
@@ -681,19 +681,24 @@ cdef int team_cash(const Pos* p, int need, uint64_t* cards) noexcept nogil:
     remove cards, so the next trick's winners stay winners: the count holds against
     any defence.  Team-mates follow with their lowest card and discard cards that
     are not winners (the line stops when one would have to discard a winner).
-    ``cards`` receives the cards that won the tricks (the answer depends on their
-    being above the opponents' cards, nothing else)."""
+    A team-mate void in a plain suit who must ruff (trumping duties) wins that
+    trick for the team, and the line stops there.  ``cards`` receives the cards
+    that won the other tricks (the answer depends on their being above the
+    opponents' cards, nothing else)."""
     cdef uint64_t hand[4]
     cdef uint64_t opp = 0, got = 0, w, h, best_card
     cdef uint32_t os, hs
     cdef int team = (p.side >> p.leader) & 1, X = p.leader, q = 0, s, t, Y, o, card, win_seat, win_card
-    cdef int lead_suit, lead_card, c2, ok
+    cdef int lead_suit, lead_card, c2, ok, ruffed
     cdef int omax[4]
     for o in range(4):
         hand[o] = p.hand[o]
         if ((p.side >> o) & 1) != team:
             opp |= p.hand[o]
             hand[o] = 0
+    if r.trump >= 0 and (opp & SUIT_MASK[r.trump]):
+        cards[0] = 0
+        return 0
     for s in range(4):
         os = <uint32_t>((opp >> (16 * s)) & SUIT_BITS)
         omax[s] = high_bit(<uint64_t>os) if os else -1
@@ -729,6 +734,7 @@ cdef int team_cash(const Pos* p, int need, uint64_t* cards) noexcept nogil:
         win_seat = X
         win_card = lead_card
         ok = 1
+        ruffed = 0
         for t in range(1, 4):
             Y = (X + t) & 3
             if ((p.side >> Y) & 1) != team or not hand[Y]:
@@ -742,6 +748,10 @@ cdef int team_cash(const Pos* p, int need, uint64_t* cards) noexcept nogil:
                 if (c2 & 15) > (win_card & 15):
                     win_card = c2
                     win_seat = Y
+            elif r.trump_duties and (hand[Y] & SUIT_MASK[r.trump]):
+                # must ruff: the trick is the team's (the others have no trumps)
+                ruffed = 1
+                c2 = __builtin_ctzll(hand[Y] & SUIT_MASK[r.trump])
             else:
                 # discard a card that is not a winner, if there is one
                 c2 = -1
@@ -754,6 +764,9 @@ cdef int team_cash(const Pos* p, int need, uint64_t* cards) noexcept nogil:
                     ok = 0
                     c2 = __builtin_ctzll(hand[Y])
             hand[Y] &= ~((<uint64_t>1) << c2)
+        if ruffed:
+            q += 1
+            break
         if (win_card & 15) <= omax[s]:
             break
         q += 1
@@ -792,9 +805,8 @@ cdef int quick_tricks(const Pos* p, const Rules* r, int need, uint64_t* cards) n
                 e = s
         if e >= 0 and take_runs(p, run, need, e, cards) >= need:
             return need
-    if r.trump < 0 or not ((p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & SUIT_MASK[r.trump]):
-        if team_cash(p, need, cards) >= need:
-            return need
+    if team_cash(p, r, need, cards) >= need:
+        return need
     return 0
 
 
