@@ -24,6 +24,8 @@ cdef struct Rules:
     int ravage                # Ravage City scoring instead of additive points
     int32_t ravage_share[5]   # score units of one seat sharing the penalty among k seats
     int32_t gcd               # every score is a multiple of this
+    uint32_t cls_mask[4][14]  # per suit: the bits of a Codes.cls that the top n cards decide
+    uint64_t cls_mask2[2][256]  # suits 2i, 2i+1 with n, m top cards (index n | m << 4): both masks
 
 
 cdef struct Pos:

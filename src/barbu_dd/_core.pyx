@@ -30,6 +30,33 @@ cdef extern from *:
     int __builtin_clzll(unsigned long long) nogil
 
 
+# Comparing a bucket's tags with SSE2 (every x86-64 CPU), else one at a time.
+cdef extern from *:
+    """
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    /* Bit i set: tags[i] == tag, for 16 consecutive tags. */
+    static inline unsigned bdd_tag_hits16(const uint32_t* tags, uint32_t tag) {
+        __m128i t = _mm_set1_epi32((int)tag);
+        __m128i a = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i*)tags), t);
+        __m128i b = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i*)(tags + 4)), t);
+        __m128i c = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i*)(tags + 8)), t);
+        __m128i d = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i*)(tags + 12)), t);
+        return (unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d)));
+    }
+    #else
+    static inline unsigned bdd_tag_hits16(const uint32_t* tags, uint32_t tag) {
+        unsigned m = 0;
+        int i;
+        for (i = 0; i < 16; i++)
+            m |= (unsigned)(tags[i] == tag) << i;
+        return m;
+    }
+    #endif
+    """
+    uint32_t bdd_tag_hits16(const uint32_t* tags, uint32_t tag) nogil
+
+
 cdef enum:
     SUIT_BITS = 0x1FFF
     KH_CARD = 27          # 16 * hearts + king
@@ -52,6 +79,16 @@ cdef uint32_t ABOVE[13]
 cdef int _r
 for _r in range(13):
     ABOVE[_r] = SUIT_BITS & ~((1 << (_r + 1)) - 1)
+
+# OWN_MASK[n]: the bits of a Codes.own that the top n cards take (2 bits a card);
+# OWN_MASK2[n | m << 4]: the same for two suits at once, the second in the high half.
+cdef uint32_t OWN_MASK[14]
+cdef uint64_t OWN_MASK2[256]
+for _r in range(14):
+    OWN_MASK[_r] = <uint32_t>(((<uint64_t>1) << (2 * _r)) - 1)
+for _r in range(256):
+    OWN_MASK2[_r] = OWN_MASK[_r & 15] | (<uint64_t>OWN_MASK[_r >> 4] << 32) \
+        if (_r & 15) < 14 and (_r >> 4) < 14 else 0
 
 
 cdef struct Ctx:
@@ -226,15 +263,29 @@ cdef struct Codes:
     uint32_t ohi[4]      # owner bit 1 of each card, top card first
     int length[4]        # cards left in each suit
     int spec[4]          # top cards down to the lowest special card left (0: none)
+    uint32_t spec4       # spec[s] in byte s
+    uint64_t own2[2]     # own[2i] | own[2i + 1] << 32
+    uint64_t cls2[2]     # cls[2i] | cls[2i + 1] << 32
     uint8_t misc         # leader | side << 2
 
 
+cdef inline uint32_t spread2(uint64_t t) noexcept nogil:
+    """Interleave the low 13 bits of ``t`` (bits 0, 2, 4, ...) with bits 32..44 of
+    ``t`` (bits 1, 3, 5, ...): two owner bit planes into 2 bits a card."""
+    t = (t | (t << 8)) & <uint64_t>0x00FF00FF00FF00FF
+    t = (t | (t << 4)) & <uint64_t>0x0F0F0F0F0F0F0F0F
+    t = (t | (t << 2)) & <uint64_t>0x3333333333333333
+    t = (t | (t << 1)) & <uint64_t>0x5555555555555555
+    return <uint32_t>(t | (t >> 31))
+
+
 cdef void make_codes(const Pos* p, const Rules* r, Codes* k) noexcept nogil:
-    cdef int s, b, n, h, j
+    cdef int s, n, h, j
     cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
     cdef uint64_t o0 = p.hand[1] | p.hand[3]
     cdef uint64_t o1 = p.hand[2] | p.hand[3]
-    cdef uint32_t x, own, c0, c1, rem, lo1, hi1, ob
+    cdef uint64_t w, acc, sp
+    cdef uint32_t x, rem
     k.lens = 0
     for h in range(4):
         for s in range(4):
@@ -248,33 +299,31 @@ cdef void make_codes(const Pos* p, const Rules* r, Codes* k) noexcept nogil:
     for s in range(4):
         rem = <uint32_t>((all4 >> (16 * s)) & SUIT_BITS)
         k.rem[s] = rem
-        x = rem
-        n = 0
-        own = 0
-        c0 = 0
-        c1 = 0
-        lo1 = 0
-        hi1 = 0
-        k.spec[s] = 0
-        while x:
-            b = high_bit(<uint64_t>x)
-            x &= ~(<uint32_t>1 << b)
-            ob = <uint32_t>((o0 >> (16 * s + b)) & 1)
-            lo1 |= ob << n
-            own |= ob << (2 * n)
-            ob = <uint32_t>((o1 >> (16 * s + b)) & 1)
-            hi1 |= ob << n
-            own |= ob << (2 * n + 1)
-            c0 |= <uint32_t>((r.sym_plane[s][0] >> b) & 1) << n
-            c1 |= <uint32_t>((r.sym_plane[s][1] >> b) & 1) << n
-            n += 1
-            if (r.special[s] >> b) & 1:
-                k.spec[s] = n
-        k.own[s] = own
-        k.olo[s] = lo1
-        k.ohi[s] = hi1
-        k.cls[s] = rem if r.sym_mode[s] == 2 else (c0 | (c1 << 13))
+        n = __builtin_popcountll(<uint64_t>rem)
         k.length[s] = n
+        # the top cards down to the lowest special card left
+        sp = r.special[s] & rem
+        k.spec[s] = __builtin_popcountll(<uint64_t>(rem >> __builtin_ctzll(sp))) if sp else 0
+        # the four rank masks to pack top card first, one in each 16-bit lane:
+        # owner bit 0, class plane 0, owner bit 1, class plane 1; one pass over the
+        # cards, lowest first (each shifts up the bits of the cards below it), packs
+        # all four
+        w = ((o0 >> (16 * s)) & SUIT_BITS) | (((o1 >> (16 * s)) & SUIT_BITS) << 32) \
+            | (r.sym_plane[s][0] << 16) | (r.sym_plane[s][1] << 48)
+        acc = 0
+        x = rem
+        while x:
+            acc = (acc << 1) | ((w >> __builtin_ctzll(<uint64_t>x)) & <uint64_t>0x0001000100010001)
+            x &= x - 1
+        k.olo[s] = <uint32_t>(acc & 0xFFFF)
+        k.ohi[s] = <uint32_t>((acc >> 32) & 0xFFFF)
+        k.own[s] = spread2(acc & <uint64_t>0x0000FFFF0000FFFF)
+        k.cls[s] = rem if r.sym_mode[s] == 2 else \
+            <uint32_t>(((acc >> 16) & 0xFFFF) | ((acc >> 48) << 13))
+    k.spec4 = <uint32_t>(k.spec[0] | (k.spec[1] << 8) | (k.spec[2] << 16) | (k.spec[3] << 24))
+    for s in range(2):
+        k.own2[s] = k.own[2 * s] | (<uint64_t>k.own[2 * s + 1] << 32)
+        k.cls2[s] = k.cls[2 * s] | (<uint64_t>k.cls[2 * s + 1] << 32)
 
 
 cdef inline uint32_t small_sig(const Codes* k, const Rules* r, int s, int kk) noexcept nogil:
@@ -318,26 +367,28 @@ cdef inline uint64_t hash_codes(const Codes* k) noexcept nogil:
     return h
 
 
-cdef inline int entry_matches(const TTEntry* e, const Codes* k, const Rules* r) noexcept nogil:
-    cdef int s, n
-    cdef uint32_t m1, m2
-    if e.lens != k.lens or e.won != k.won or e.misc != k.misc:
+cdef inline int entry_matches(const TTEntry* e, const Codes* k, const Rules* r, uint32_t gen) noexcept nogil:
+    """Whether the entry is of generation ``gen`` and its pattern covers the position."""
+    cdef int s, i, j
+    cdef uint32_t kw
+    # Two suits at a time (masks indexed by both counts of top cards): first the
+    # owners of the top cards, where most candidates of a bucket fail ...
+    i = e.k[0] | (e.k[1] << 4)
+    j = e.k[2] | (e.k[3] << 4)
+    if (k.own2[0] ^ (e.own[0] | (<uint64_t>e.own[1] << 32))) & OWN_MASK2[i]:
         return 0
-    for s in range(4):
-        n = e.k[s]
-        if k.spec[s] > n:
-            return 0
-        if n == 0:
-            continue
-        m1 = (<uint32_t>1 << n) - 1
-        m2 = (<uint32_t>1 << (2 * n)) - 1
-        if (k.own[s] ^ e.own[s]) & m2:
-            return 0
-        if r.sym_mode[s] == 2:
-            if k.cls[s] != e.cls[s]:
-                return 0
-        elif (k.cls[s] ^ e.cls[s]) & (m1 | (m1 << 13)):
-            return 0
+    if (k.own2[1] ^ (e.own[2] | (<uint64_t>e.own[3] << 32))) & OWN_MASK2[j]:
+        return 0
+    # (the generation and coarse key: almost always equal when the tag is)
+    if e.gen != gen or e.lens != k.lens or e.won != k.won or e.misc != k.misc:
+        return 0
+    # ... then their classes, and no special card below the top e.k[s] cards: no
+    # byte of kw less than the byte of spec4 (bytes of at most 13, so no borrows)
+    kw = e.k[0] | (<uint32_t>e.k[1] << 8) | (<uint32_t>e.k[2] << 16) | (<uint32_t>e.k[3] << 24)
+    if ((k.cls2[0] ^ (e.cls[0] | (<uint64_t>e.cls[1] << 32))) & r.cls_mask2[0][i]) \
+            | ((k.cls2[1] ^ (e.cls[2] | (<uint64_t>e.cls[3] << 32))) & r.cls_mask2[1][j]) \
+            | ((((kw | <uint32_t>0x80808080) - k.spec4) & <uint32_t>0x80808080) ^ <uint32_t>0x80808080):
+        return 0
     for s in range(4):
         if r.sym_mode[s] == 1 and small_sig(k, r, s, e.k[s]) != e.sig[s]:
             return 0
@@ -347,14 +398,24 @@ cdef inline int entry_matches(const TTEntry* e, const Codes* k, const Rules* r) 
 cdef inline uint64_t top_cards(const Codes* k, const uint8_t* kk) noexcept nogil:
     """The mask of the top ``kk[s]`` cards left in each suit."""
     cdef uint64_t m = 0
-    cdef uint32_t x
-    cdef int s, i, b
+    cdef uint32_t x, t
+    cdef int s, i, b, n
     for s in range(4):
         x = k.rem[s]
-        for i in range(kk[s]):
-            b = high_bit(<uint64_t>x)
-            x &= ~(<uint32_t>1 << b)
-            m |= (<uint64_t>1) << (16 * s + b)
+        n = kk[s]
+        if 2 * n <= k.length[s]:
+            # take the top n cards
+            t = 0
+            for i in range(n):
+                b = high_bit(<uint64_t>x)
+                x ^= <uint32_t>1 << b
+                t |= <uint32_t>1 << b
+            x = t
+        else:
+            # drop the bottom length - n cards
+            for i in range(k.length[s] - n):
+                x &= x - 1
+        m |= (<uint64_t>x) << (16 * s)
     return m
 
 
@@ -393,20 +454,21 @@ cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int3
     cdef uint32_t own[4]
     cdef uint32_t cls[4]
     cdef uint32_t sig[4]
-    cdef int w, s, same
-    cdef uint32_t m1, now
+    cdef int w, s, same, g
+    cdef uint32_t now, hits
     pattern_of(k, c.r, rel, kk)
     for s in range(4):
-        m1 = (<uint32_t>1 << kk[s]) - 1
-        own[s] = k.own[s] & ((<uint32_t>1 << (2 * kk[s])) - 1)
-        if c.r.sym_mode[s] == 2:
-            cls[s] = k.cls[s]
-        else:
-            cls[s] = k.cls[s] & (m1 | (m1 << 13))
+        own[s] = k.own[s] & OWN_MASK[kk[s]]
+        cls[s] = k.cls[s] & c.r.cls_mask[s][kk[s]]
         sig[s] = small_sig(k, c.r, s, kk[s])
-    for w in range(TT_WAYS):
-        if tags[w] == tag and e[w].gen == c.gen and e[w].lens == k.lens and e[w].won == k.won \
-                and e[w].misc == k.misc:
+    for g in range(0, TT_WAYS, 16):
+        hits = bdd_tag_hits16(tags + g, tag)
+        while hits:
+            w = g + __builtin_ctzll(hits)
+            hits &= hits - 1
+            if e[w].gen != c.gen or e[w].lens != k.lens or e[w].won != k.won \
+                    or e[w].misc != k.misc:
+                continue
             same = 1
             for s in range(4):
                 if e[w].k[s] != kk[s] or e[w].own[s] != own[s] or e[w].cls[s] != cls[s] \
@@ -973,8 +1035,8 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     cdef TTEntry* e
     cdef TTEntry* bucket
     cdef uint32_t* btags
-    cdef uint32_t tag
-    cdef int use_tt = 0, res, cres, seat, n, i, w, maxi, hint = -1, cut = -1, s, q
+    cdef uint32_t tag, hits
+    cdef int use_tt = 0, res, cres, seat, n, i, g, maxi, hint = -1, cut = -1, s, q
     cdef uint64_t qcards
     cdef int moves[MAX_MOVES]
     cdef int lows[MAX_MOVES]
@@ -1018,19 +1080,20 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         bucket = c.tt + (h & c.tt_mask) * TT_WAYS
         btags = c.tags + (h & c.tt_mask) * TT_WAYS
         tag = tag_of(h, c.gen)
-        for w in range(TT_WAYS):
-            if btags[w] != tag:
-                continue
-            e = &bucket[w]
-            if e.gen != c.gen or not entry_matches(e, &codes, r):
-                continue
-            if e.lb >= target or e.ub < target:
-                c.st.tt_hits += 1
-                e.stamp = <uint32_t>c.st.nodes
-                rel[0] = top_cards(&codes, e.k)
-                return e.lb >= target
-            if hint < 0 and e.best != 0xFFFF:
-                hint = card_from_rel(p, e.best)
+        for g in range(0, TT_WAYS, 16):
+            hits = bdd_tag_hits16(btags + g, tag)
+            while hits:
+                e = &bucket[g + __builtin_ctzll(hits)]
+                hits &= hits - 1
+                if not entry_matches(e, &codes, r, c.gen):
+                    continue
+                if e.lb >= target or e.ub < target:
+                    c.st.tt_hits += 1
+                    e.stamp = <uint32_t>c.st.nodes
+                    rel[0] = top_cards(&codes, e.k)
+                    return e.lb >= target
+                if hint < 0 and e.best != 0xFFFF:
+                    hint = card_from_rel(p, e.best)
     seat = (p.leader + p.ntrick) & 3
     maxi = (p.side >> seat) & 1
     n = gen_moves(c, seat, moves, lows, hint)
@@ -1253,6 +1316,15 @@ cdef class Solver:
             else:
                 r.sym_mode[s] = 2
                 r.special[s] = SUIT_BITS
+            for k in range(1, 14):
+                # mode 2: the suit's whole mask; else the top k cards of both planes
+                m = (1 << k) - 1
+                r.cls_mask[s][k] = <uint32_t>0xFFFFFFFF if r.sym_mode[s] == 2 else m | (m << 13)
+        for s in range(2):
+            for k in range(14):
+                for m in range(14):
+                    r.cls_mask2[s][k | (m << 4)] = r.cls_mask[2 * s][k] \
+                        | (<uint64_t>r.cls_mask[2 * s + 1][m] << 32)
         self.rules_id = rules_id
         self.clear()
 
