@@ -432,3 +432,59 @@ def test_slow_live_endings(name: str) -> None:
         if not all(same(g, w) for g, w in zip(got, want, strict=True)):
             bad.append(f"{show(d, game)}: solver {got}, reference {want}")
     assert not bad, f"{len(bad)} mismatches:\n" + "\n".join(bad[:25])
+
+
+# -- team lines of winners (quick tricks with crossings) ------------------------------
+
+
+def _team_tops(rng: random.Random, n: int) -> Deal:
+    """A random ending in which the leader's team holds most of each suit's top cards,
+    split between its hands (so that cashing them needs crossings), and sometimes all
+    the trumps (spades)."""
+    d = random_ending(rng, n)
+    hands = list(d.masks)
+    team = [int(d.leader), (int(d.leader) + 2) % 4]
+    steal = [s for s in range(4) if rng.random() < 0.8]
+    if rng.random() < 0.4:
+        steal.append(-1)  # all trumps to the team
+    for s in steal:
+        lane = range(12, -1, -1) if s >= 0 else range(13)
+        suit = s if s >= 0 else Suit.S
+        tops = [16 * suit + r for r in lane if any(h >> (16 * suit + r) & 1 for h in hands)]
+        for card in tops if s < 0 else tops[: rng.randint(1, 3)]:
+            owner = next(o for o in range(4) if hands[o] >> card & 1)
+            if owner in team:
+                continue
+            mate = rng.choice(team)
+            # swap with the team-mate's lowest card outside this suit (or any card)
+            pool = [c for c in range(64) if hands[mate] >> c & 1 and c >> 4 != suit] or [
+                c for c in range(64) if hands[mate] >> c & 1
+            ]
+            give = min(pool, key=lambda c: c & 15)
+            hands[owner] ^= (1 << card) | (1 << give)
+            hands[mate] ^= (1 << card) | (1 << give)
+    return Deal(hands, leader=d.leader)
+
+
+@pytest.mark.parametrize(
+    ("contract", "rules", "trump"),
+    [("tricks", "bridge", "NT"), ("tricks", "bridge", "S"), ("trumps", "classic", "S")],
+)
+def test_team_lines(contract: str, rules: str, trump: str) -> None:
+    """Positions made for the quick-trick lines (a team's winners split between its
+    hands, crossings, only one team with trumps): both teams of two, and each seat
+    alone (its three opponents a team), against the reference."""
+    game = make_game(contract, rules=rules, trump=trump)
+    rng = random.Random(f"team-lines:{contract}:{trump}")
+    for i in range(80):
+        d = _team_tops(rng, 3)
+        lead = int(d.leader)
+        for side in (
+            [lead, (lead + 2) % 4],
+            [(lead + 1) % 4, (lead + 3) % 4],
+            [lead],
+            [(lead + 1) % 4],
+        ):
+            want = ref_trick_value(d, game, side)
+            got = solve(d.copy(), game, side=side).value
+            assert got == want, f"#{i} {show(d, game)} side {side}: solver {got}, reference {want}"
