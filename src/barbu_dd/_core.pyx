@@ -511,16 +511,39 @@ cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int3
 
 # -- moves ---------------------------------------------------------------------------
 
-cdef inline int lead_winner(const Pos* p, int seat, int card) noexcept nogil:
-    """A guess at the winner of a lead: the holder of the highest card of the suit
-    above it (the leader if nobody holds one)."""
-    cdef int s = card >> 4, o, top_owner = seat
+cdef inline int lead_top(const Pos* p, int seat, int s, int* rank) noexcept nogil:
+    """The holder of the other hands' highest card of suit ``s`` (a guess at the
+    winner of a lead of ``s`` below it), and in ``rank`` that card's rank (-1 if
+    the others hold none)."""
+    cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    cdef uint32_t others = <uint32_t>(((all4 & ~p.hand[seat]) >> (16 * s)) & SUIT_BITS)
+    cdef int o
+    rank[0] = -1
+    if not others:
+        return seat
+    rank[0] = high_bit(<uint64_t>others)
     for o in range(4):
-        if o != seat and (p.hand[o] >> (16 * s)) & ABOVE[card & 15] & SUIT_BITS:
-            if top_owner == seat or high_bit((p.hand[o] >> (16 * s)) & SUIT_BITS) > \
-                    high_bit((p.hand[top_owner] >> (16 * s)) & SUIT_BITS):
-                top_owner = o
-    return top_owner
+        if (p.hand[o] >> (16 * s + rank[0])) & 1:
+            return o
+    return seat
+
+
+cdef inline int trick_so_far(const Pos* p, const Rules* r, int seat, int card, int* wcard,
+                             int* led) noexcept nogil:
+    """The seat winning the current trick once ``seat`` plays ``card``, its card in
+    ``wcard`` and the suit led in ``led``."""
+    cdef int wseat
+    if p.ntrick == 0:
+        wcard[0] = card
+        led[0] = card >> 4
+        return seat
+    wcard[0] = p.trick_card[p.win_idx]
+    wseat = (p.leader + p.win_idx) & 3
+    led[0] = p.trick_card[0] >> 4
+    if beats(r, card, wcard[0]):
+        wcard[0] = card
+        wseat = seat
+    return wseat
 
 
 cdef inline int est_winner(const Pos* p, const Rules* r, int seat, int card) noexcept nogil:
@@ -529,12 +552,7 @@ cdef inline int est_winner(const Pos* p, const Rules* r, int seat, int card) noe
     led or, void, its highest trump, and the best card wins."""
     cdef int wcard, wseat, i, o, led, cand
     cdef uint32_t ls
-    wcard = p.trick_card[p.win_idx]
-    wseat = (p.leader + p.win_idx) & 3
-    led = p.trick_card[0] >> 4
-    if beats(r, card, wcard):
-        wcard = card
-        wseat = seat
+    wseat = trick_so_far(p, r, seat, card, &wcard, &led)
     for i in range(p.ntrick + 1, 4):
         o = (p.leader + i) & 3
         ls = <uint32_t>((p.hand[o] >> (16 * led)) & SUIT_BITS)
@@ -564,17 +582,7 @@ cdef inline int est_trick_neg(const Pos* p, const Rules* r, int seat, int card, 
     cdef int32_t tot = r.card_points[card], worst
     for i in range(p.ntrick):
         tot += r.card_points[p.trick_card[i]]
-    if p.ntrick == 0:
-        wcard = card
-        wseat = seat
-        led = card >> 4
-    else:
-        wcard = p.trick_card[p.win_idx]
-        wseat = (p.leader + p.win_idx) & 3
-        led = p.trick_card[0] >> 4
-        if beats(r, card, wcard):
-            wcard = card
-            wseat = seat
+    wseat = trick_so_far(p, r, seat, card, &wcard, &led)
     for i in range(p.ntrick + 1, 4):
         o = (p.leader + i) & 3
         h = p.hand[o]
@@ -646,6 +654,7 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
     cdef uint64_t legal = legal_mask(p, r, seat)
     cdef uint64_t present = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3] | trick_mask(p)
     cdef int n = 0, s, rk, prev, card, i, j, tmp, low, w_seat, tie_seat, tn, bonus
+    cdef int top_seat = -1, top_rank = -1
     cdef uint32_t L, P
     cdef int32_t v, gets
     cdef int64_t score
@@ -662,8 +671,10 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
             continue
         P = <uint32_t>((present >> (16 * s)) & SUIT_BITS)
         bonus = 0
-        if p.ntrick == 0 and r.positive:
-            bonus = lead_bonus(p, seat, s)
+        if p.ntrick == 0:
+            top_seat = lead_top(p, seat, s, &top_rank)
+            if r.positive:
+                bonus = lead_bonus(p, seat, s)
         prev = -1
         while L:
             rk = high_bit(<uint64_t>L)
@@ -681,7 +692,7 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
             if r.positive:
                 v = sofar + r.card_points[card]
                 if p.ntrick == 0:
-                    w_seat = lead_winner(p, seat, card)
+                    w_seat = top_seat if top_rank > rk else seat
                 else:
                     w_seat = est_winner(p, r, seat, card)
                 tie_seat = w_seat
@@ -690,7 +701,7 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
                 v += r.trick_points[tn]
                 # for a lead the ducking guess gives the value only: as the tie-break
                 # it made No Last Two twice as slow
-                tie_seat = w_seat if p.ntrick > 0 else lead_winner(p, seat, card)
+                tie_seat = w_seat if p.ntrick > 0 else (top_seat if top_rank > rk else seat)
             gets = v if (p.side >> w_seat) & 1 else 0
             score = <int64_t>(gets if maxi else -gets) * (<int64_t>1 << 30)
             score += <int64_t>bonus * (<int64_t>1 << 23)
