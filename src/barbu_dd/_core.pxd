@@ -59,6 +59,7 @@ cdef struct TTEntry:
     uint32_t cls[4]           # per suit: classes of those cards (2 planes), or the suit's mask
     uint32_t sig[4]           # per suit: small cards of each special class held by each hand
     uint8_t k[4]              # per suit: how many top cards must match (relevant ranks)
+    uint8_t j[4]              # per suit: how many bottom cards must match (relevant low ranks)
     uint8_t misc              # leader | side << 2
     uint16_t best             # best lead: 16 * suit + index among the suit's cards left, 0xFFFF none
     int32_t lb                # lower bound of the future value

@@ -30,31 +30,37 @@ cdef extern from *:
     int __builtin_clzll(unsigned long long) nogil
 
 
-# Comparing a bucket's tags with SSE2 (every x86-64 CPU), else one at a time.
+# Comparing a bucket's tags with SSE2 (every x86-64 CPU), else one at a time.  An
+# entry's tag matches a probe when they agree on every bit but the entry's "free"
+# bits (none in an empty entry, whose tag 0 then matches no probe).
 cdef extern from *:
     """
     #if defined(__SSE2__) || defined(_M_X64)
     #include <emmintrin.h>
-    /* Bit i set: tags[i] == tag, for 16 consecutive tags. */
-    static inline unsigned bdd_tag_hits16(const uint32_t* tags, uint32_t tag) {
-        __m128i t = _mm_set1_epi32((int)tag);
-        __m128i a = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i*)tags), t);
-        __m128i b = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i*)(tags + 4)), t);
-        __m128i c = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i*)(tags + 8)), t);
-        __m128i d = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i*)(tags + 12)), t);
+    /* Bit i set: (tags[i] ^ tag) & ~free[i] == 0, for 16 consecutive tags. */
+    static inline unsigned bdd_tag_hits16(const uint32_t* tags, const uint32_t* free, uint32_t tag) {
+        __m128i t = _mm_set1_epi32((int)tag), z = _mm_setzero_si128();
+        __m128i a = _mm_cmpeq_epi32(_mm_andnot_si128(_mm_loadu_si128((const __m128i*)free),
+                                    _mm_xor_si128(_mm_loadu_si128((const __m128i*)tags), t)), z);
+        __m128i b = _mm_cmpeq_epi32(_mm_andnot_si128(_mm_loadu_si128((const __m128i*)(free + 4)),
+                                    _mm_xor_si128(_mm_loadu_si128((const __m128i*)(tags + 4)), t)), z);
+        __m128i c = _mm_cmpeq_epi32(_mm_andnot_si128(_mm_loadu_si128((const __m128i*)(free + 8)),
+                                    _mm_xor_si128(_mm_loadu_si128((const __m128i*)(tags + 8)), t)), z);
+        __m128i d = _mm_cmpeq_epi32(_mm_andnot_si128(_mm_loadu_si128((const __m128i*)(free + 12)),
+                                    _mm_xor_si128(_mm_loadu_si128((const __m128i*)(tags + 12)), t)), z);
         return (unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d)));
     }
     #else
-    static inline unsigned bdd_tag_hits16(const uint32_t* tags, uint32_t tag) {
+    static inline unsigned bdd_tag_hits16(const uint32_t* tags, const uint32_t* free, uint32_t tag) {
         unsigned m = 0;
         int i;
         for (i = 0; i < 16; i++)
-            m |= (unsigned)(tags[i] == tag) << i;
+            m |= (unsigned)(((tags[i] ^ tag) & ~free[i]) == 0) << i;
         return m;
     }
     #endif
     """
-    uint32_t bdd_tag_hits16(const uint32_t* tags, uint32_t tag) nogil
+    uint32_t bdd_tag_hits16(const uint32_t* tags, const uint32_t* free, uint32_t tag) nogil
 
 
 cdef enum:
@@ -84,19 +90,33 @@ for _r in range(13):
 # OWN_MASK2[n | m << 4]: the same for two suits at once, the second in the high half.
 cdef uint32_t OWN_MASK[14]
 cdef uint64_t OWN_MASK2[256]
+# BOT_OWN[n][j], BOT_CLS[n][j]: the bits of a Codes.own / class planes that the bottom
+# j of n cards take (all bits when j > n: such an entry is rejected by its lengths)
+cdef uint32_t BOT_OWN[14][14]
+cdef uint32_t BOT_CLS[14][14]
 for _r in range(14):
     OWN_MASK[_r] = <uint32_t>(((<uint64_t>1) << (2 * _r)) - 1)
 for _r in range(256):
     OWN_MASK2[_r] = OWN_MASK[_r & 15] | (<uint64_t>OWN_MASK[_r >> 4] << 32) \
         if (_r & 15) < 14 and (_r >> 4) < 14 else 0
+cdef int _n, _j
+for _n in range(14):
+    for _j in range(14):
+        if _j <= _n:
+            BOT_OWN[_n][_j] = OWN_MASK[_n] ^ OWN_MASK[_n - _j]
+            BOT_CLS[_n][_j] = (((1 << _n) - 1) ^ ((1 << (_n - _j)) - 1)) * ((1 << 13) + 1)
+        else:
+            BOT_OWN[_n][_j] = <uint32_t>0xFFFFFFFF
+            BOT_CLS[_n][_j] = <uint32_t>0xFFFFFFFF
 
 
 cdef struct Ctx:
     Pos p               # the position being searched (played and restored in place)
     Rules* r            # the contract
     TTEntry* tt         # the transposition table (buckets of TT_WAYS entries)
-    uint32_t* tags      # a tag for each entry: coarse key and generation (fast rejection)
+    uint32_t* tags      # per bucket: a tag for each entry, then its free bits (fast rejection)
     uint64_t tt_mask    # number of buckets - 1
+    uint32_t* fill      # per bucket: generation << 8 | entries used (filled in order)
     uint32_t gen        # current generation of the table
     Stats st            # counters
     int64_t hist[4][64] # history heuristic: cut-offs by seat and card
@@ -371,13 +391,16 @@ cdef inline int entry_matches(const TTEntry* e, const Codes* k, const Rules* r, 
     """Whether the entry is of generation ``gen`` and its pattern covers the position."""
     cdef int s, i, j
     cdef uint32_t kw
+    cdef uint64_t bo0, bo1
     # Two suits at a time (masks indexed by both counts of top cards): first the
     # owners of the top cards, where most candidates of a bucket fail ...
     i = e.k[0] | (e.k[1] << 4)
     j = e.k[2] | (e.k[3] << 4)
-    if (k.own2[0] ^ (e.own[0] | (<uint64_t>e.own[1] << 32))) & OWN_MASK2[i]:
+    bo0 = BOT_OWN[k.length[0]][e.j[0]] | (<uint64_t>BOT_OWN[k.length[1]][e.j[1]] << 32)
+    bo1 = BOT_OWN[k.length[2]][e.j[2]] | (<uint64_t>BOT_OWN[k.length[3]][e.j[3]] << 32)
+    if (k.own2[0] ^ (e.own[0] | (<uint64_t>e.own[1] << 32))) & (OWN_MASK2[i] | bo0):
         return 0
-    if (k.own2[1] ^ (e.own[2] | (<uint64_t>e.own[3] << 32))) & OWN_MASK2[j]:
+    if (k.own2[1] ^ (e.own[2] | (<uint64_t>e.own[3] << 32))) & (OWN_MASK2[j] | bo1):
         return 0
     # (the generation and coarse key: almost always equal when the tag is)
     if e.gen != gen or e.lens != k.lens or e.won != k.won or e.misc != k.misc:
@@ -385,8 +408,10 @@ cdef inline int entry_matches(const TTEntry* e, const Codes* k, const Rules* r, 
     # ... then their classes, and no special card below the top e.k[s] cards: no
     # byte of kw less than the byte of spec4 (bytes of at most 13, so no borrows)
     kw = e.k[0] | (<uint32_t>e.k[1] << 8) | (<uint32_t>e.k[2] << 16) | (<uint32_t>e.k[3] << 24)
-    if ((k.cls2[0] ^ (e.cls[0] | (<uint64_t>e.cls[1] << 32))) & r.cls_mask2[0][i]) \
-            | ((k.cls2[1] ^ (e.cls[2] | (<uint64_t>e.cls[3] << 32))) & r.cls_mask2[1][j]) \
+    bo0 = BOT_CLS[k.length[0]][e.j[0]] | (<uint64_t>BOT_CLS[k.length[1]][e.j[1]] << 32)
+    bo1 = BOT_CLS[k.length[2]][e.j[2]] | (<uint64_t>BOT_CLS[k.length[3]][e.j[3]] << 32)
+    if ((k.cls2[0] ^ (e.cls[0] | (<uint64_t>e.cls[1] << 32))) & (r.cls_mask2[0][i] | bo0)) \
+            | ((k.cls2[1] ^ (e.cls[2] | (<uint64_t>e.cls[3] << 32))) & (r.cls_mask2[1][j] | bo1)) \
             | ((((kw | <uint32_t>0x80808080) - k.spec4) & <uint32_t>0x80808080) ^ <uint32_t>0x80808080):
         return 0
     for s in range(4):
@@ -395,11 +420,11 @@ cdef inline int entry_matches(const TTEntry* e, const Codes* k, const Rules* r, 
     return 1
 
 
-cdef inline uint64_t top_cards(const Codes* k, const uint8_t* kk) noexcept nogil:
-    """The mask of the top ``kk[s]`` cards left in each suit."""
+cdef inline uint64_t region_cards(const Codes* k, const uint8_t* kk, const uint8_t* jj) noexcept nogil:
+    """The mask of the top ``kk[s]`` and the bottom ``jj[s]`` cards left in each suit."""
     cdef uint64_t m = 0
-    cdef uint32_t x, t
-    cdef int s, i, b, n
+    cdef uint32_t x, t, b
+    cdef int s, i, n
     for s in range(4):
         x = k.rem[s]
         n = kk[s]
@@ -407,62 +432,123 @@ cdef inline uint64_t top_cards(const Codes* k, const uint8_t* kk) noexcept nogil
             # take the top n cards
             t = 0
             for i in range(n):
-                b = high_bit(<uint64_t>x)
-                x ^= <uint32_t>1 << b
-                t |= <uint32_t>1 << b
-            x = t
+                b = <uint32_t>1 << high_bit(<uint64_t>x)
+                x ^= b
+                t |= b
         else:
             # drop the bottom length - n cards
+            t = x
             for i in range(k.length[s] - n):
-                x &= x - 1
-        m |= (<uint64_t>x) << (16 * s)
+                t &= t - 1
+        # and the bottom jj cards
+        x = k.rem[s]
+        for i in range(jj[s]):
+            t |= x & (~x + 1)
+            x &= x - 1
+        m |= (<uint64_t>t) << (16 * s)
     return m
 
 
-cdef inline void pattern_of(const Codes* k, const Rules* r, uint64_t rel, uint8_t* kk) noexcept nogil:
-    """How many top cards of each suit a bound proved with relevant cards ``rel`` needs."""
-    cdef int s, n
-    cdef uint32_t rs
+cdef inline void pattern_of(const Codes* k, const Rules* r, uint64_t rel, uint8_t* kk,
+                            uint8_t* jj) noexcept nogil:
+    """How many top (``kk``) and bottom (``jj``) cards of each suit a bound proved
+    with relevant cards ``rel`` needs.
+
+    Every relevant card must lie in one of the two ends; the cards between them are
+    then small cards whose order the bound never used (they lie above every relevant
+    card of the bottom end and below every one of the top end), so only how many
+    each hand holds matters.  Of the splits of the relevant cards between the ends,
+    the one that matches the fewest cards is taken: the top end in contracts where
+    tricks are won with high cards, often the bottom end in those where low cards
+    duck."""
+    cdef int s, n, t, b, best, cost, above
+    cdef uint32_t rs, rem, x
     for s in range(4):
-        rs = <uint32_t>((rel >> (16 * s)) & SUIT_BITS) & k.rem[s]
+        rem = k.rem[s]
+        n = k.length[s]
+        rs = <uint32_t>((rel >> (16 * s)) & SUIT_BITS) & rem
+        t = 0
+        b = 0
         if rs:
-            n = __builtin_popcountll(<uint64_t>(k.rem[s] & ~((<uint32_t>1 << __builtin_ctzll(<uint64_t>rs)) - 1)))
-        else:
-            n = 0
-        if k.spec[s] > n:
-            n = k.spec[s]
-        if r.sym_mode[s] == 2:
-            n = k.length[s]
-        if small_sig(k, r, s, n) == SIG_FULL:
-            n = k.length[s]
-        kk[s] = <uint8_t>n
+            # all at the top: down to the lowest relevant card
+            t = __builtin_popcountll(<uint64_t>(rem & ~((<uint32_t>1 << __builtin_ctzll(<uint64_t>rs)) - 1)))
+            best = t if not r.positive else 0
+            # all at the bottom: up to the highest relevant card
+            cost = __builtin_popcountll(<uint64_t>(rem & ((<uint32_t>2 << high_bit(<uint64_t>rs)) - 1)))
+            if cost < best:
+                best = cost
+                t = 0
+                b = cost
+            # split between two relevant cards next to each other (high one at the top)
+            x = rs if not r.positive else 0
+            while x & (x - 1):
+                above = high_bit(<uint64_t>x)
+                x ^= <uint32_t>1 << above
+                cost = __builtin_popcountll(<uint64_t>(rem & ~((<uint32_t>1 << above) - 1))) \
+                    + __builtin_popcountll(<uint64_t>(rem & ((<uint32_t>2 << high_bit(<uint64_t>x)) - 1)))
+                if cost < best:
+                    best = cost
+                    t = __builtin_popcountll(<uint64_t>(rem & ~((<uint32_t>1 << above) - 1)))
+                    b = cost - t
+        if k.spec[s] > t:
+            t = k.spec[s]
+        if r.sym_mode[s] == 2 or t + b >= n or small_sig(k, r, s, t) == SIG_FULL:
+            t = n
+            b = 0
+        kk[s] = <uint8_t>t
+        jj[s] = <uint8_t>b
 
 
 cdef inline uint32_t tag_of(uint64_t h, uint32_t gen) noexcept nogil:
-    """An entry's tag: the coarse key's high hash bits and the generation (never 0)."""
-    return ((<uint32_t>(h >> 32)) ^ (gen * <uint32_t>0x9E3779B1)) | 1
+    """The low half of a tag: the coarse key's high hash bits and the generation
+    (never 0, so that an empty entry, tag 0 and no free bits, never matches)."""
+    return (((<uint32_t>(h >> 32)) ^ (gen * <uint32_t>0x9E3779B1)) & 0xFFFF) | 1
+
+
+cdef inline int bucket_used(const Ctx* c, uint64_t b) noexcept nogil:
+    """How many entries of bucket ``b`` the current generation has filled (the
+    rest are empty or stale and are not scanned)."""
+    cdef uint32_t f = c.fill[b]
+    if (f >> 8) != (c.gen & <uint32_t>0xFFFFFF):
+        return 0
+    return <int>(f & 0xFF)
+
+
+cdef inline uint32_t owner_sig(const uint32_t* own) noexcept nogil:
+    """The high half of a tag: the owners of the second and third cards of each suit
+    (4 bits a suit), from Codes.own or an entry's masked owners."""
+    return (((own[0] >> 2) & 15) | (((own[1] >> 2) & 15) << 4) | (((own[2] >> 2) & 15) << 8)
+            | (((own[3] >> 2) & 15) << 12)) << 16
 
 
 cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int32_t lb,
                           int32_t ub, int depth, uint16_t best) noexcept nogil:
-    cdef uint64_t base = (h & c.tt_mask) * TT_WAYS
+    cdef uint64_t b = h & c.tt_mask
+    cdef uint64_t base = b * TT_WAYS
+    cdef int used = bucket_used(c, b)
     cdef TTEntry* e = c.tt + base
-    cdef uint32_t* tags = c.tags + base
-    cdef uint32_t tag = tag_of(h, c.gen)
+    cdef uint32_t* tags = c.tags + 2 * base
+    cdef uint32_t* free_bits = tags + TT_WAYS
+    cdef uint32_t tag, free_mask
+    cdef uint32_t omask[4]
     cdef TTEntry* victim = NULL
     cdef uint8_t kk[4]
+    cdef uint8_t jj[4]
     cdef uint32_t own[4]
     cdef uint32_t cls[4]
     cdef uint32_t sig[4]
     cdef int w, s, same, g
     cdef uint32_t now, hits
-    pattern_of(k, c.r, rel, kk)
+    pattern_of(k, c.r, rel, kk, jj)
     for s in range(4):
-        own[s] = k.own[s] & OWN_MASK[kk[s]]
-        cls[s] = k.cls[s] & c.r.cls_mask[s][kk[s]]
+        omask[s] = OWN_MASK[kk[s]] | BOT_OWN[k.length[s]][jj[s]]
+        own[s] = k.own[s] & omask[s]
+        cls[s] = k.cls[s] & (c.r.cls_mask[s][kk[s]] | BOT_CLS[k.length[s]][jj[s]])
         sig[s] = small_sig(k, c.r, s, kk[s])
-    for g in range(0, TT_WAYS, 16):
-        hits = bdd_tag_hits16(tags + g, tag)
+    tag = tag_of(h, c.gen) | owner_sig(own)
+    free_mask = ~(<uint32_t>0xFFFF | owner_sig(omask))
+    for g in range(0, used, 16):
+        hits = bdd_tag_hits16(tags + g, free_bits + g, tag)
         while hits:
             w = g + __builtin_ctzll(hits)
             hits &= hits - 1
@@ -471,7 +557,7 @@ cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int3
                 continue
             same = 1
             for s in range(4):
-                if e[w].k[s] != kk[s] or e[w].own[s] != own[s] or e[w].cls[s] != cls[s] \
+                if e[w].k[s] != kk[s] or e[w].j[s] != jj[s] or e[w].own[s] != own[s] or e[w].cls[s] != cls[s] \
                         or e[w].sig[s] != sig[s]:
                     same = 0
                     break
@@ -485,18 +571,25 @@ cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int3
                 e[w].stamp = <uint32_t>c.st.nodes
                 return
     now = <uint32_t>c.st.nodes
-    for w in range(TT_WAYS):
-        if e[w].gen != c.gen:
-            victim = &e[w]
-            break
-        if victim == NULL or now - e[w].stamp > now - victim.stamp:
-            victim = &e[w]
+    if used < TT_WAYS:
+        # fill in order; the bucket's tags past ``used`` are cleared as it grows
+        victim = &e[used]
+        if used % 16 == 0:
+            memset(tags + used, 0, 16 * sizeof(uint32_t))
+            memset(free_bits + used, 0, 16 * sizeof(uint32_t))
+        c.fill[b] = ((c.gen & <uint32_t>0xFFFFFF) << 8) | <uint32_t>(used + 1)
+    else:
+        for w in range(TT_WAYS):
+            if victim == NULL or now - e[w].stamp > now - victim.stamp:
+                victim = &e[w]
     tags[victim - e] = tag
+    free_bits[victim - e] = free_mask
     victim.lens = k.lens
     victim.won = k.won
     victim.misc = k.misc
     for s in range(4):
         victim.k[s] = kk[s]
+        victim.j[s] = jj[s]
         victim.own[s] = own[s]
         victim.cls[s] = cls[s]
         victim.sig[s] = sig[s]
@@ -1089,10 +1182,10 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         make_codes(p, r, &codes)
         h = hash_codes(&codes)
         bucket = c.tt + (h & c.tt_mask) * TT_WAYS
-        btags = c.tags + (h & c.tt_mask) * TT_WAYS
-        tag = tag_of(h, c.gen)
-        for g in range(0, TT_WAYS, 16):
-            hits = bdd_tag_hits16(btags + g, tag)
+        btags = c.tags + (h & c.tt_mask) * (2 * TT_WAYS)
+        tag = tag_of(h, c.gen) | owner_sig(codes.own)
+        for g in range(0, bucket_used(c, h & c.tt_mask), 16):
+            hits = bdd_tag_hits16(btags + g, btags + TT_WAYS + g, tag)
             while hits:
                 e = &bucket[g + __builtin_ctzll(hits)]
                 hits &= hits - 1
@@ -1101,7 +1194,7 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
                 if e.lb >= target or e.ub < target:
                     c.st.tt_hits += 1
                     e.stamp = <uint32_t>c.st.nodes
-                    rel[0] = top_cards(&codes, e.k)
+                    rel[0] = region_cards(&codes, e.k, e.j)
                     return e.lb >= target
                 if hint < 0 and e.best != 0xFFFF:
                     hint = card_from_rel(p, e.best)
@@ -1133,12 +1226,14 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     if cut < 0:
         c.st.allnodes[p.ntrick] += 1
         # every move was searched: a group of equal cards stands for all its members
-        # only if they are all above or all below the relevant ranks of their suit
+        # when none of them is relevant (they are then small cards alike), or when
+        # all are (their order against every other card is then kept)
         for i in range(n):
             if lows[i] != moves[i]:
-                s = moves[i] >> 4
-                if acc & SUIT_MASK[s] & (((<uint64_t>1) << (moves[i] + 1)) - 1):
-                    acc |= (<uint64_t>1) << lows[i]
+                trel = p.hand[seat] & ((((<uint64_t>1) << (moves[i] + 1)) - 1)
+                                       & ~(((<uint64_t>1) << lows[i]) - 1))
+                if acc & trel:
+                    acc |= trel
     rel[0] = acc
     if use_tt:
         if res:
@@ -1208,6 +1303,7 @@ cdef class Solver:
     cdef Rules rules
     cdef TTEntry* tt
     cdef uint32_t* tags
+    cdef uint32_t* fill
     cdef uint64_t tt_mask
     cdef uint32_t gen
     cdef Stats last
@@ -1219,15 +1315,18 @@ cdef class Solver:
         cdef size_t buckets = 1
         if tt_bytes < 64 * 1024:
             tt_bytes = 64 * 1024
-        while buckets * 2 * TT_WAYS * (sizeof(TTEntry) + sizeof(uint32_t)) <= tt_bytes:
+        while buckets * 2 * (TT_WAYS * (sizeof(TTEntry) + 2 * sizeof(uint32_t)) + sizeof(uint32_t)) \
+                <= tt_bytes:
             buckets *= 2
         self.tt = <TTEntry*>calloc(buckets * TT_WAYS, sizeof(TTEntry))
-        self.tags = <uint32_t*>calloc(buckets * TT_WAYS, sizeof(uint32_t))
-        if self.tt == NULL or self.tags == NULL:
+        self.tags = <uint32_t*>calloc(2 * buckets * TT_WAYS, sizeof(uint32_t))
+        self.fill = <uint32_t*>calloc(buckets, sizeof(uint32_t))
+        if self.tt == NULL or self.tags == NULL or self.fill == NULL:
             raise MemoryError(f"cannot allocate a transposition table of {tt_bytes} bytes")
         self.tt_mask = buckets - 1
         self.tt_entries = buckets * TT_WAYS
-        self.tt_bytes = self.tt_entries * (sizeof(TTEntry) + sizeof(uint32_t))
+        self.tt_bytes = self.tt_entries * (sizeof(TTEntry) + 2 * sizeof(uint32_t)) \
+            + buckets * sizeof(uint32_t)
         self.gen = 1
         self.rules_id = None
         memset(&self.rules, 0, sizeof(Rules))
@@ -1237,14 +1336,17 @@ cdef class Solver:
     def __dealloc__(self):
         free(self.tt)
         free(self.tags)
+        free(self.fill)
 
     def clear(self):
         """Forget every stored position (O(1): a new generation)."""
         self.gen += 1
-        if self.gen == 0:
+        if (self.gen & 0xFFFFFF) == 0:
+            # the buckets' fill counts keep 24 bits of the generation
             memset(self.tt, 0, self.tt_entries * sizeof(TTEntry))
-            memset(self.tags, 0, self.tt_entries * sizeof(uint32_t))
-            self.gen = 1
+            memset(self.tags, 0, 2 * self.tt_entries * sizeof(uint32_t))
+            memset(self.fill, 0, (self.tt_mask + 1) * sizeof(uint32_t))
+            self.gen += 1
 
     def set_rules(self, card_points, trick_points, *, int trump=-1, bint heart_lead=False,
                   bint king_duty=False, bint trump_duties=False, bint ravage=False,
@@ -1351,6 +1453,7 @@ cdef class Solver:
         c.r = &self.rules
         c.tt = self.tt
         c.tags = self.tags
+        c.fill = self.fill
         c.tt_mask = self.tt_mask
         c.gen = self.gen
         for i in range(4):
