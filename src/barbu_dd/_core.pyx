@@ -1106,25 +1106,28 @@ cdef int quick_tricks(const Pos* p, const Rules* r, int need, uint64_t* cards) n
     return 0
 
 
-cdef inline int skip_equal(const Rules* r, const int* moves, const uint8_t* searched, int i,
-                           uint64_t acc) noexcept nogil:
-    """Whether move ``i`` may be skipped at a node where every move so far failed:
-    an earlier card of its suit and score class failed, and both lie below every
-    card of the suit that the failures so far depended on (``acc``).  The two
-    positions after them then match the same relevant-rank pattern, so they have
-    the same value (DDS skips moves the same way)."""
-    cdef int s = moves[i] >> 4, j, low
-    cdef uint32_t rs
+cdef inline int skip_equal(const Rules* r, int card, uint64_t failed, uint64_t acc) noexcept nogil:
+    """Whether ``card`` may be skipped at a node where every move so far failed: an
+    earlier card of its suit and score class failed (``failed``: the cards searched
+    so far), and both lie below every card of the suit that the failures depended on
+    (``acc``).  The two positions after them then match the same relevant-rank
+    pattern, so they have the same value (DDS skips moves the same way)."""
+    cdef int s = card >> 4, low, cls
+    cdef uint32_t rs, cand
     if r.special[s]:
         return 0
     rs = <uint32_t>((acc >> (16 * s)) & SUIT_BITS)
     low = __builtin_ctzll(<uint64_t>rs) if rs else 16
-    if (moves[i] & 15) >= low:
+    if (card & 15) >= low:
         return 0
-    for j in range(i):
-        if searched[j] and (moves[j] >> 4) == s and (moves[j] & 15) < low \
-                and r.card_class[moves[j]] == r.card_class[moves[i]]:
+    cand = <uint32_t>((failed >> (16 * s)) & SUIT_BITS) & ((<uint32_t>1 << low) - 1)
+    if not cand or r.sym_mode[s] == 0:
+        return cand != 0
+    cls = r.card_class[card]
+    while cand:
+        if r.card_class[16 * s + __builtin_ctzll(<uint64_t>cand)] == cls:
             return 1
+        cand &= cand - 1
     return 0
 
 
@@ -1144,7 +1147,7 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     cdef uint64_t qcards
     cdef int moves[MAX_MOVES]
     cdef int lows[MAX_MOVES]
-    cdef uint8_t searched[MAX_MOVES]
+    cdef uint64_t failed = 0
     cdef Pos saved
     c.st.nodes += 1
     c.st.by_left[p.tricks_left] += 1
@@ -1204,10 +1207,8 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     res = 0 if maxi else 1
     memcpy(&saved, p, sizeof(Pos))
     for i in range(n):
-        if i > 0 and skip_equal(r, moves, searched, i, acc):
-            searched[i] = 0
+        if i > 0 and skip_equal(r, moves[i], failed, acc):
             continue
-        searched[i] = 1
         if p.ntrick == 3:
             c.st.trick_nodes += 1
         got = play_card(p, r, seat, moves[i])
@@ -1223,6 +1224,7 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
             c.st.cut_at[p.ntrick][i if i < 3 else 3] += 1
             break
         acc |= crel
+        failed |= (<uint64_t>1) << moves[i]
     if cut < 0:
         c.st.allnodes[p.ntrick] += 1
         # every move was searched: a group of equal cards stands for all its members
