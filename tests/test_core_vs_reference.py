@@ -466,6 +466,13 @@ def _team_tops(rng: random.Random, n: int) -> Deal:
     return Deal(hands, leader=d.leader)
 
 
+def _check_side(d: Deal, game: Game, side: list[int], i: int) -> None:
+    """The solver's value of ``side`` equals the reference's."""
+    want = ref_trick_value(d, game, side)
+    got = solve(d.copy(), game, side=side).value
+    assert got == want, f"#{i} {show(d, game)} side {side}: solver {got}, reference {want}"
+
+
 @pytest.mark.parametrize(
     ("contract", "rules", "trump"),
     [("tricks", "bridge", "NT"), ("tricks", "bridge", "S"), ("trumps", "classic", "S")],
@@ -485,6 +492,51 @@ def test_team_lines(contract: str, rules: str, trump: str) -> None:
             [lead],
             [(lead + 1) % 4],
         ):
-            want = ref_trick_value(d, game, side)
-            got = solve(d.copy(), game, side=side).value
-            assert got == want, f"#{i} {show(d, game)} side {side}: solver {got}, reference {want}"
+            _check_side(d, game, side, i)
+
+
+# -- a partnership that needs every trick left (DDS's LaterTricks) ---------------------
+
+
+def _few_tops(rng: random.Random, n: int) -> Deal:
+    """A random ending (often from two or three suits) in which one partnership holds
+    the top cards of most suits: the other one, needing every trick, heads few suits,
+    and the first, needing one trick, must find it against discards and squeezes."""
+    d = random_ending(rng, n, bias=rng.choice((None, "short")))
+    hands = list(d.masks)
+    team = rng.choice(([0, 2], [1, 3]))
+    for s in range(4):
+        if rng.random() < 0.3:
+            continue
+        present = [16 * s + r for r in range(13) if any(h >> (16 * s + r) & 1 for h in hands)]
+        if not present:
+            continue
+        card = max(present)
+        owner = next(o for o in range(4) if hands[o] >> card & 1)
+        if owner in team:
+            continue
+        mate = rng.choice(team)
+        pool = [c for c in range(64) if hands[mate] >> c & 1 and c >> 4 != s]
+        if not pool:
+            continue
+        give = rng.choice(pool)
+        hands[owner] ^= (1 << card) | (1 << give)
+        hands[mate] ^= (1 << card) | (1 << give)
+    return Deal(hands, leader=d.leader)
+
+
+@pytest.mark.parametrize(
+    ("contract", "rules", "trump"),
+    [("tricks", "bridge", "NT"), ("tricks", "bridge", "S"), ("trumps", "classic", "S")],
+)
+def test_all_tricks_bound(contract: str, rules: str, trump: str) -> None:
+    """Endings in which a partnership heads few suits: the search's cut-off that a team
+    whose suits headed carry fewer rounds than the tricks left cannot take them all
+    (and that the other team then makes one trick) fires at the ends of the
+    bisection; both partnerships against the reference."""
+    game = make_game(contract, rules=rules, trump=trump)
+    rng = random.Random(f"all-tricks:{contract}:{trump}")
+    for i in range(60):
+        d = _few_tops(rng, rng.choice((3, 4)))
+        for side in ([0, 2], [1, 3]):
+            _check_side(d, game, side, i)
