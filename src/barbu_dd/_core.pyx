@@ -856,7 +856,7 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
             top_seat = lead_top(p, seat, s, &top_rank)
             if r.positive:
                 bonus = lead_bonus(p, seat, s)
-        elif r.positive and s != (p.trick_card[0] >> 4) and s != r.trump:
+        elif r.positive and r.trump < 0 and s != (p.trick_card[0] >> 4):
             dlen = discard_weight(p, seat, s)
         prev = -1
         while L:
