@@ -461,7 +461,7 @@ cdef inline void pattern_of(const Codes* k, const Rules* r, uint64_t rel, uint8_
     the one that matches the fewest cards is taken: the top end in contracts where
     tricks are won with high cards, often the bottom end in those where low cards
     duck."""
-    cdef int s, n, t, b, best, cost, above
+    cdef int s, n, t, b, best, cost, above, top
     cdef uint32_t rs, rem, x
     for s in range(4):
         rem = k.rem[s]
@@ -472,24 +472,25 @@ cdef inline void pattern_of(const Codes* k, const Rules* r, uint64_t rel, uint8_
         if rs:
             # all at the top: down to the lowest relevant card
             t = __builtin_popcountll(<uint64_t>(rem & ~((<uint32_t>1 << __builtin_ctzll(<uint64_t>rs)) - 1)))
-            best = t if not r.positive else 0
+            best = t
+            # (positive contracts keep the top end only: better there, as in DDS)
+            x = 0 if r.positive else rs
             # all at the bottom: up to the highest relevant card
             cost = __builtin_popcountll(<uint64_t>(rem & ((<uint32_t>2 << high_bit(<uint64_t>rs)) - 1)))
-            if cost < best:
+            if x and cost < best:
                 best = cost
                 t = 0
                 b = cost
             # split between two relevant cards next to each other (high one at the top)
-            x = rs if not r.positive else 0
             while x & (x - 1):
                 above = high_bit(<uint64_t>x)
                 x ^= <uint32_t>1 << above
-                cost = __builtin_popcountll(<uint64_t>(rem & ~((<uint32_t>1 << above) - 1))) \
-                    + __builtin_popcountll(<uint64_t>(rem & ((<uint32_t>2 << high_bit(<uint64_t>x)) - 1)))
+                top = __builtin_popcountll(<uint64_t>(rem & ~((<uint32_t>1 << above) - 1)))
+                cost = top + __builtin_popcountll(<uint64_t>(rem & ((<uint32_t>2 << high_bit(<uint64_t>x)) - 1)))
                 if cost < best:
                     best = cost
-                    t = __builtin_popcountll(<uint64_t>(rem & ~((<uint32_t>1 << above) - 1)))
-                    b = cost - t
+                    t = top
+                    b = cost - top
         if k.spec[s] > t:
             t = k.spec[s]
         if r.sym_mode[s] == 2 or t + b >= n or small_sig(k, r, s, t) == SIG_FULL:
@@ -712,22 +713,34 @@ cdef inline int est_trick_neg(const Pos* p, const Rules* r, int seat, int card, 
     return wseat
 
 
-cdef inline int lead_bonus(const Pos* p, int seat, int s) noexcept nogil:
-    """A small preference between lead suits when tricks are worth winning (after DDS):
-    a suit whose top two cards the leader's side holds is a safe winner; one where an
-    opponent holds the top card but the side the next two sets up a winner."""
+cdef inline int top_holders(const Pos* p, int s, int* hold) noexcept nogil:
+    """The seats holding the three highest cards left of suit ``s`` in ``hold`` (-1
+    past the suit's end); returns the second card's rank (-1 if none)."""
     cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
     cdef uint32_t x = <uint32_t>((all4 >> (16 * s)) & SUIT_BITS)
-    cdef int ours[3]
-    cdef int i, b, o, mine = (p.side >> seat) & 1, bonus = 0
+    cdef int i, b, o, rank2 = -1
     for i in range(3):
-        ours[i] = -1
+        hold[i] = -1
         if x:
             b = high_bit(<uint64_t>x)
             x &= ~(<uint32_t>1 << b)
+            if i == 1:
+                rank2 = b
             for o in range(4):
                 if (p.hand[o] >> (16 * s + b)) & 1:
-                    ours[i] = ((p.side >> o) & 1) == mine
+                    hold[i] = o
+    return rank2
+
+
+cdef inline int lead_bonus(const Pos* p, int seat, const int* hold) noexcept nogil:
+    """A small preference between lead suits when tricks are worth winning (after DDS),
+    from the holders of the suit's top three cards (:func:`top_holders`): a suit whose
+    top two cards the leader's side holds is a safe winner; one where an opponent
+    holds the top card but the side the next two sets up a winner."""
+    cdef int ours[3]
+    cdef int i, mine = (p.side >> seat) & 1, bonus = 0
+    for i in range(3):
+        ours[i] = -1 if hold[i] < 0 else ((p.side >> hold[i]) & 1) == mine
     if ours[0] == 0 and ours[1] == 1 and ours[2] == 1:
         bonus += 3
     if ours[0] == 1 and ours[1] == 1:
@@ -736,10 +749,11 @@ cdef inline int lead_bonus(const Pos* p, int seat, int s) noexcept nogil:
     return bonus
 
 
-cdef int lead_weight_nt(const Pos* p, int seat, int card) noexcept nogil:
+cdef int lead_weight_nt(const Pos* p, int seat, int card, const int* hold, int rank2) noexcept nogil:
     """DDS's weight of a lead in notrump (Moves::WeightAllocNT0, without its best-move
     terms): suits where the opponents hold few cards first (a smaller tree), then
-    leads that win the trick or set up the side's next-highest cards."""
+    leads that win the trick or set up the side's next-highest cards.  ``hold`` and
+    ``rank2``: the suit's top three holders and second rank (:func:`top_holders`)."""
     cdef int s = card >> 4, rk = card & 15
     cdef int lho = (seat + 1) & 3, pd = (seat + 2) & 3, rho = (seat + 3) & 3
     cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
@@ -750,19 +764,7 @@ cdef int lead_weight_nt(const Pos* p, int seat, int card) noexcept nogil:
     cdef uint32_t mine = <uint32_t>((p.hand[seat] >> (16 * s)) & SUIT_BITS)
     cdef int cl = __builtin_popcountll(<uint64_t>ml), cr = __builtin_popcountll(<uint64_t>mr)
     cdef int cp = __builtin_popcountll(<uint64_t>mp)
-    cdef int hold[3]
-    cdef int rank2 = -1, i, b, o, d, w, rrank, seq, lower
-    cdef uint32_t y = x
-    for i in range(3):
-        hold[i] = -1
-        if y:
-            b = high_bit(<uint64_t>y)
-            y &= ~(<uint32_t>1 << b)
-            if i == 1:
-                rank2 = b
-            for o in range(4):
-                if (p.hand[o] >> (16 * s + b)) & 1:
-                    hold[i] = o
+    cdef int d, w, rrank, seq, lower
     d = -(((((cl if cl else 14 - p.tricks_left) << 2) + ((cr if cr else 14 - p.tricks_left) << 2)) << 5) // 19)
     if cp == 0:
         d -= 9
@@ -834,7 +836,8 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
     cdef uint64_t legal = legal_mask(p, r, seat)
     cdef uint64_t present = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3] | trick_mask(p)
     cdef int n = 0, s, rk, prev, card, i, j, tmp, low, w_seat, tie_seat, tn, bonus, dlen
-    cdef int top_seat = -1, top_rank = -1
+    cdef int top_seat = -1, top_rank = -1, rank2 = -1
+    cdef int hold[3]
     cdef uint32_t L, P
     cdef int32_t v, gets
     cdef int64_t score
@@ -855,7 +858,9 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
         if p.ntrick == 0:
             top_seat = lead_top(p, seat, s, &top_rank)
             if r.positive:
-                bonus = lead_bonus(p, seat, s)
+                rank2 = top_holders(p, s, hold)
+                if r.trump >= 0:
+                    bonus = lead_bonus(p, seat, hold)
         elif r.positive and r.trump < 0 and s != (p.trick_card[0] >> 4):
             dlen = discard_weight(p, seat, s)
         prev = -1
@@ -888,7 +893,7 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
             gets = v if (p.side >> w_seat) & 1 else 0
             score = <int64_t>(gets if maxi else -gets) * (<int64_t>1 << 30)
             if p.ntrick == 0 and r.positive and r.trump < 0:
-                score = <int64_t>lead_weight_nt(p, seat, card) * (<int64_t>1 << 23)
+                score = <int64_t>lead_weight_nt(p, seat, card, hold, rank2) * (<int64_t>1 << 23)
             else:
                 score += <int64_t>bonus * (<int64_t>1 << 23)
             if dlen >= 0:
