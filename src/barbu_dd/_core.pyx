@@ -765,10 +765,11 @@ cdef int lead_weight_nt(const Pos* p, int seat, int card, const int* hold, int r
     cdef int cl = __builtin_popcountll(<uint64_t>ml), cr = __builtin_popcountll(<uint64_t>mr)
     cdef int cp = __builtin_popcountll(<uint64_t>mp)
     cdef int d, w, rrank, seq, lower
-    d = -(((((cl if cl else 14 - p.tricks_left) << 2) + ((cr if cr else 14 - p.tricks_left) << 2)) << 5) // 19)
+    # a void opponent counts as many cards as it holds (it may play any of them)
+    d = -(((((cl if cl else p.tricks_left) << 2) + ((cr if cr else p.tricks_left) << 2)) << 5) // 19)
     if cp == 0:
         d -= 9
-    rrank = 14 - __builtin_popcountll(<uint64_t>(x & ABOVE[rk]))
+    rrank = rel_rank(x, rk)
     lower = x & ((<uint32_t>1 << rk) - 1)
     seq = lower != 0 and (mine >> high_bit(<uint64_t>lower)) & 1
     if hold[0] == seat and not (x & ABOVE[rk]) or (mp and high_bit(<uint64_t>mp) > high_bit(<uint64_t>(ml | mr | 1)) and (ml | mr) != 0) \
@@ -825,6 +826,334 @@ cdef inline int discard_weight(const Pos* p, int seat, int s) noexcept nogil:
     return w
 
 
+cdef inline uint32_t lane(uint64_t h, int s) noexcept nogil:
+    """The 13 ranks of suit ``s`` in hand (or mask) ``h``."""
+    return <uint32_t>((h >> (16 * s)) & SUIT_BITS)
+
+
+cdef inline int dds_rank(uint32_t x) noexcept nogil:
+    """The highest rank of a suit holding counted 2..14 as DDS does (0: void)."""
+    return high_bit(<uint64_t>x) + 2 if x else 0
+
+
+cdef inline int dds_low(uint32_t x) noexcept nogil:
+    """The lowest rank of a suit holding counted 2..14 (0: void)."""
+    return __builtin_ctzll(<uint64_t>x) + 2 if x else 0
+
+
+cdef inline int rel_rank(uint32_t x, int rk) noexcept nogil:
+    """DDS's relative rank of ``rk`` among the ranks ``x`` left: 1 for the highest."""
+    return 1 + __builtin_popcountll(<uint64_t>(x & ABOVE[rk]))
+
+
+cdef inline int in_sequence(uint32_t mine, uint32_t present, int rk) noexcept nogil:
+    """Whether the next lower card left below ``rk`` is also the mover's (the move
+    stands for a sequence of cards)."""
+    cdef uint32_t lower = present & ((<uint32_t>1 << rk) - 1)
+    return lower != 0 and (mine >> high_bit(<uint64_t>lower)) & 1
+
+
+cdef inline int kx_holding(uint32_t mine, uint32_t x) noexcept nogil:
+    """Whether ``mine`` is a doubleton holding the suit's second card (Kx)."""
+    cdef int b
+    if __builtin_popcountll(<uint64_t>mine) != 2:
+        return 0
+    b = high_bit(<uint64_t>x)
+    x &= ~(<uint32_t>1 << b)
+    return x != 0 and (mine >> high_bit(<uint64_t>x)) & 1
+
+
+cdef int trump_lead_weight(const Pos* p, int seat, int card, int t, const int* hold,
+                           int rank2) noexcept nogil:
+    """A lead's weight in a trump contract between two partnerships (after DDS's
+    WeightAllocTrump0): small trees first, then leads that win the trick (the top
+    card, partner's top card, a ruff by partner) or set up the side's cards."""
+    cdef int s = card >> 4, rk = card & 15
+    cdef int lho = (seat + 1) & 3, pd = (seat + 2) & 3, rho = (seat + 3) & 3
+    cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    cdef uint32_t x = lane(all4, s)
+    cdef uint32_t ml = lane(p.hand[lho], s), mr = lane(p.hand[rho], s), mp = lane(p.hand[pd], s)
+    cdef uint32_t mine = lane(p.hand[seat], s)
+    cdef uint32_t tl = lane(p.hand[lho], t), tr = lane(p.hand[rho], t), tp = lane(p.hand[pd], t)
+    cdef uint32_t tm = lane(p.hand[seat], t)
+    cdef int cl = __builtin_popcountll(<uint64_t>ml), cr = __builtin_popcountll(<uint64_t>mr)
+    cdef int cp = __builtin_popcountll(<uint64_t>mp), cm = __builtin_popcountll(<uint64_t>mine)
+    cdef int d, bonus = 0, win = 0, top, rr, seq, side = s != t
+    d = -(((((cl if cl else p.tricks_left) << 2) + ((cr if cr else p.tricks_left) << 2)) << 5) // 13)
+    if side and ((not ml and tl) or (not mr and tr)):
+        bonus = -12
+    if side and not mp and tp and cr > 0:
+        bonus += 17
+    if hold[0] == rho or hold[1] == rho:
+        if cr != 1:
+            bonus -= 12
+    elif hold[0] == lho and hold[1] == pd:
+        if cp != 1:
+            bonus += 27
+    if side and cm == 1 and tm and cp > 1 and hold[0] == pd:
+        bonus += 19
+    d += bonus
+    top = not (x & ABOVE[rk])
+    if top:
+        if not side:
+            win = 1
+        elif mp or not tp:
+            win = (ml or not tl) and (mr or not tr)
+        else:
+            win = (ml or tp > tl) and (mr or tp > tr)
+    elif mp and (not (ml | mr) or high_bit(<uint64_t>mp) > high_bit(<uint64_t>(ml | mr))):
+        win = not side or ((ml or not tl) and (mr or not tr))
+    elif side and not mp and tp:
+        if not ml and tl and not mr and tr:
+            win = tp > (tl | tr)
+        elif not ml and tl:
+            win = tp > tl
+        elif not mr and tr:
+            win = tp > tr
+        else:
+            win = 1
+    rr = rel_rank(x, rk)
+    seq = in_sequence(mine, x, rk)
+    if win:
+        if (cl == 1 and hold[0] == lho) or (cr == 1 and hold[0] == rho):
+            return d + 35 + rr
+        if hold[0] == seat:
+            if hold[1] == pd:
+                return d + 48 + rr
+            if top:
+                return d + 31
+            return d - 3 + rr
+        if hold[0] == pd:
+            return d + (42 if hold[1] == seat else 28) + rr
+        if seq and rk == rank2:
+            return d + 40
+        return d + (22 if seq else 11) + rr
+    if hold[1] == pd and hold[2] == pd:
+        d += 20
+    elif cp > 1 and ((hold[1] == seat and hold[2] == pd) or (hold[1] == pd and hold[2] == seat)):
+        d += 13
+    if (cl == 1 and hold[0] == lho) or (cr == 1 and hold[0] == rho):
+        return d + rr + 2
+    if hold[0] == seat:
+        if hold[1] == pd:
+            return d + 33 + rr
+        if top:
+            return d + 38
+        return d - 14 + rr
+    if hold[0] == pd:
+        return d + 34 + rr
+    if seq and rk == rank2:
+        return d + 35
+    return d + 17 - (rk + 2)
+
+
+cdef inline int forces_top(const Pos* p, uint32_t mine, uint32_t present, uint32_t h4,
+                           int cur, int second_wins, int rk) noexcept nogil:
+    """Whether ``rk`` (third hand, following) is the cheapest card that drives out
+    the fourth hand's top sequence ``h4`` or, failing that, beats second hand's
+    winning card ``cur`` (DDS's RankForcesAce)."""
+    cdef int b, thr = -1
+    cdef uint32_t below, low
+    if not h4:
+        return 0
+    # the fourth hand's top sequence among the cards left
+    b = high_bit(<uint64_t>h4)
+    below = present & ((<uint32_t>1 << b) - 1)
+    while below and (h4 >> high_bit(<uint64_t>below)) & 1:
+        below &= ~(<uint32_t>1 << high_bit(<uint64_t>below))
+    if not below:
+        return 0
+    low = h4 & ((<uint32_t>1 << high_bit(<uint64_t>below)) - 1)
+    if not low:
+        return 0
+    b = high_bit(<uint64_t>low)
+    if b > cur:
+        thr = b
+    elif second_wins:
+        thr = cur
+    else:
+        return 0
+    if rk <= thr:
+        return 0
+    low = mine & ABOVE[thr]
+    b = __builtin_ctzll(<uint64_t>low)
+    # rk's group holds the cheapest card above thr
+    return (present & ~mine & ABOVE[b] & ((<uint32_t>1 << rk) - 1)) == 0
+
+
+cdef int follow_weight(const Pos* p, const Rules* r, int seat, int card) noexcept nogil:
+    """The weight of following suit with ``card`` between two partnerships (after
+    DDS's WeightAllocNTNotvoid1/2, WeightAllocTrumpNotvoid1/2, WeightAllocCombinedNotvoid3):
+    the cheapest card that wins the trick, else low, with a few refinements (second
+    hand splits a sequence, third hand drives out fourth hand's top cards)."""
+    cdef int s = card >> 4, rk = card & 15, t = r.trump
+    cdef int rank = rk + 2, lead = p.trick_card[0] & 15, lr = lead + 2
+    cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    cdef uint32_t present = lane(all4 | trick_mask(p), s), mine = lane(p.hand[seat], s)
+    cdef int nxt = (seat + 1) & 3, pd = (seat + 2) & 3
+    cdef uint32_t h3, h4
+    cdef int max3, min3, maxp, minp, max4, min4, rr, seq, win, wc, cur, my_max
+    rr = rel_rank(present, rk)
+    seq = in_sequence(mine, present, rk)
+    if p.ntrick == 1:
+        h3 = lane(p.hand[nxt], s)
+        h4 = lane(p.hand[pd], s)
+        max3 = dds_rank(h3)
+        min3 = dds_low(h3)
+        maxp = dds_rank(h4)
+        minp = dds_low(h4)
+        if t < 0:
+            if maxp > lr and maxp > max3:
+                return -rank
+            if rank > lr and rank > max3:
+                return 81 - rank
+            if min3 > rank or minp > rank:
+                return -3 + rr
+            if rank < lr:
+                return -11 + rr
+            return 10 + rr if seq else 13 - rank
+        win = 0
+        if s == t:
+            win = (maxp > lr and maxp > max3) or (rank > lr and rank > max3)
+        elif rank > lr and rank > max3:
+            if max3 or not lane(p.hand[nxt], t):
+                win = 1
+            elif maxp == 0 and lane(p.hand[pd], t) and lane(p.hand[pd], t) > lane(p.hand[nxt], t):
+                win = 1
+        elif maxp > lr and maxp > max3:
+            win = max3 or not lane(p.hand[nxt], t)
+        elif lr > maxp and lr > max3 and lr > rank:
+            if maxp == 0 and lane(p.hand[pd], t):
+                win = max3 or not lane(p.hand[nxt], t) or lane(p.hand[pd], t) > lane(p.hand[nxt], t)
+        elif maxp == 0 and lane(p.hand[pd], t):
+            win = 1
+        if win:
+            if min3 > rank:
+                return 40 + rr
+            if maxp > lr and mine > h4:
+                return 41 + rr
+            if rank > lr:
+                if rank < maxp:
+                    return 78 - rank
+                if rank > max3:
+                    return 73 - rank
+                return 62 - rank if seq else 49 - rank
+            return 47 - rank if maxp > 0 else 40 - rank
+        if rank < min3 or rank < minp:
+            return -9 + rr
+        if rank < lr:
+            return -16 + rr
+        return 22 - rank if seq else 10 - rank
+    if p.ntrick == 3:
+        wc = p.trick_card[p.win_idx]
+        if ((p.side >> ((p.leader + p.win_idx) & 3)) & 1) == ((p.side >> seat) & 1) \
+                or (wc >> 4) != s:
+            return -rank                    # partner wins, or the trick is ruffed
+        return 30 - rank if rk > (wc & 15) else -rank
+    # third hand
+    h4 = lane(p.hand[nxt], s)
+    max4 = dds_rank(h4)
+    min4 = dds_low(h4)
+    my_max = dds_rank(mine)
+    wc = p.trick_card[p.win_idx]
+    cur = (wc & 15) + 2
+    if t >= 0 and s != t and (wc >> 4) == t:
+        return -rank                        # second hand ruffed: we must follow
+    if p.win_idx == 0 and (lr > max4 or (t >= 0 and s != t and max4 == 0)):
+        return -rank                        # partner wins or fourth hand may ruff: low
+    if t >= 0 and s != t and max4 == 0:
+        return 20 - rank if rank > cur else -rank
+    if my_max < min4 or my_max < cur:
+        return -rank                        # our cards are too low to matter
+    if rank > cur and rank > max4:
+        return (58 if t >= 0 else 60) - rank
+    if max4 > my_max and forces_top(p, mine, present, h4, cur - 2, p.win_idx == 1, rk):
+        return 20 - rank
+    return -rank
+
+
+cdef inline int second_is_leaders(const Pos* p, int s) noexcept nogil:
+    """Whether the second-highest card of suit ``s`` (the trick's cards counted) is
+    the leader's, in hand or led."""
+    cdef uint32_t x = lane(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3] | trick_mask(p), s)
+    cdef int b
+    if not x:
+        return 0
+    x &= ~(<uint32_t>1 << high_bit(<uint64_t>x))
+    if not x:
+        return 0
+    b = high_bit(<uint64_t>x)
+    return (lane(p.hand[p.leader], s) >> b) & 1 or p.trick_card[0] == 16 * s + b
+
+
+cdef int ruff_weight(const Pos* p, const Rules* r, int seat, int card) noexcept nogil:
+    """The weight of a discard or a ruff in a trump contract between two partnerships
+    (after DDS's WeightAllocTrumpVoid1/2/3): ruff cheaply when the trick is not
+    partner's, else discard low from a long suit, not from Kx."""
+    cdef int s = card >> 4, rk = card & 15, t = r.trump, led = p.trick_card[0] >> 4
+    cdef int rank = rk + 2, lr = (p.trick_card[0] & 15) + 2
+    cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    cdef uint32_t x = lane(all4, s), mine = lane(p.hand[seat], s)
+    cdef int cnt = __builtin_popcountll(<uint64_t>mine), kx = kx_holding(mine, x)
+    cdef int nxt = (seat + 1) & 3, pd = (seat + 2) & 3
+    cdef uint32_t h3, h4, t3, t4, lbit = <uint32_t>1 << (lr - 2)
+    cdef int add, wc, max4
+    if p.ntrick == 1:
+        h3 = lane(p.hand[nxt], led)
+        h4 = lane(p.hand[pd], led)
+        t3 = lane(p.hand[nxt], t)
+        t4 = lane(p.hand[pd], t)
+        if led == t:
+            if h4 > (h3 | lbit):
+                return (cnt << 6) // 44 - rank
+            return (cnt << 6) // 36 - (4 if kx else 0) - rank
+        if s != t:
+            if (h3 and (h4 > (h3 | lbit) or (not h4 and t4))) \
+                    or (not h3 and ((not h4 and t4 > t3) or (not t3 and h4 > lbit))):
+                return 60 + (cnt << 6) // 44 - rank
+            return -2 + (cnt << 6) // 36 - (4 if kx else 0) - rank
+        if h3 or (not h4 and t4 and t4 > t3):
+            return 24 - rank + (cnt << 6) // 44
+        if (<uint32_t>1 << rk) > t3:
+            return 24 - rank + (cnt << 6) // 44
+        return 15 - rank + (cnt << 6) // 36 - (4 if kx else 0)
+    wc = p.trick_card[p.win_idx]
+    if p.ntrick == 2:
+        if led == t or s != t:
+            return (cnt << 6) // 40 - rank
+        h4 = lane(p.hand[nxt], led)
+        max4 = dds_rank(h4)
+        if p.win_idx == 0 and lr > max4 and (max4 or not lane(p.hand[nxt], t)):
+            return -rank - 50               # don't ruff partner's sure winner
+        add = (cnt << 6) // 50
+        if (wc >> 4) == t and rk < (wc & 15):
+            return -32 + rel_rank(x, rk) + (cnt << 6) // 40     # underruff
+        if p.win_idx == 0:
+            if max4:
+                return (36 if second_is_leaders(p, led) else 48) - rank + add
+            if (<uint32_t>1 << rk) > lane(p.hand[nxt], t):
+                return 48 - rank + add
+            return -12 - rank + add
+        if max4:
+            return 72 - rank + add
+        if (<uint32_t>1 << rk) > lane(p.hand[nxt], t):
+            return 48 - rank + add
+        return 36 - rank + add
+    # fourth hand
+    add = (cnt << 6) // 24 - (2 if kx else 0)
+    if led == t:
+        return add - rank
+    if ((p.side >> ((p.leader + p.win_idx) & 3)) & 1) == ((p.side >> seat) & 1):
+        return (2 if s == t else 25) - rank + add
+    if (wc >> 4) == t:
+        if s == t:
+            return (33 if rk > (wc & 15) else -13) + rel_rank(x, rk)
+        return 14 - rank + add
+    if s == t:
+        return 33 + rel_rank(x, rk)
+    return 14 - rank + add
+
+
 cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept nogil:
     """One card for each group of equivalent legal cards, best first.
 
@@ -844,6 +1173,10 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
     cdef int64_t scores[MAX_MOVES]
     cdef int maxi = (p.side >> seat) & 1
     cdef int32_t sofar
+    cdef int bridge = r.positive and not r.trump_duties and not r.king_duty and not r.heart_lead \
+        and (p.side == 5 or p.side == 10)
+    cdef int led_s = p.trick_card[0] >> 4 if p.ntrick > 0 else -1
+    cdef int dw, use_dw, nt = r.trump < 0
     tn = 14 - p.tricks_left
     sofar = r.trick_points[tn]
     for i in range(p.ntrick):
@@ -892,12 +1225,27 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
                 tie_seat = w_seat if p.ntrick > 0 else (top_seat if top_rank > rk else seat)
             gets = v if (p.side >> w_seat) & 1 else 0
             score = <int64_t>(gets if maxi else -gets) * (<int64_t>1 << 30)
-            if p.ntrick == 0 and r.positive and r.trump < 0:
+            # between two partnerships, DDS's weights (the trick's value is in them)
+            use_dw = 0
+            if bridge:
+                if p.ntrick == 0:
+                    if not nt:
+                        use_dw = 1
+                        dw = trump_lead_weight(p, seat, card, r.trump, hold, rank2)
+                elif s == led_s:
+                    use_dw = 1
+                    dw = follow_weight(p, r, seat, card)
+                elif not nt:
+                    use_dw = 1
+                    dw = ruff_weight(p, r, seat, card)
+            if use_dw:
+                score = <int64_t>dw * (<int64_t>1 << 23)
+            elif p.ntrick == 0 and r.positive and r.trump < 0:
                 score = <int64_t>lead_weight_nt(p, seat, card, hold, rank2) * (<int64_t>1 << 23)
             else:
                 score += <int64_t>bonus * (<int64_t>1 << 23)
-            if dlen >= 0:
-                score += <int64_t>(dlen - rk) * (<int64_t>1 << 23)
+                if dlen >= 0:
+                    score += <int64_t>(dlen - rk) * (<int64_t>1 << 23)
             score += (c.hist[seat][card] if c.hist[seat][card] < 65535 else 65535) * 64
             # tie-break: win cheaply when winning is worth it, else shed high cards
             if (v > 0) or (v == 0 and r.positive) or tie_seat == seat:
