@@ -540,3 +540,50 @@ def test_all_tricks_bound(contract: str, rules: str, trump: str) -> None:
         d = _few_tops(rng, rng.choice((3, 4)))
         for side in ([0, 2], [1, 3]):
             _check_side(d, game, side, i)
+
+
+# -- sure trump tricks of either team (the top trumps of one hand; all the trumps) ------
+
+
+def _trump_tops(rng: random.Random, n: int) -> Deal:
+    """A random trump-heavy ending in which one hand holds a block of top trumps
+    (sometimes with a gap below it), and sometimes one team holds every trump."""
+    d = random_ending(rng, n, bias=rng.choice(("trumps", "short", None)))
+    hands = list(d.masks)
+    present = [16 * Suit.S + r for r in range(12, -1, -1) if any(h >> (16 * Suit.S + r) & 1 for h in hands)]
+    holder = rng.randrange(4)
+    team = [holder, (holder + 2) % 4]
+    steal = present if rng.random() < 0.3 else present[: rng.randint(1, 3)]
+    for card in steal:
+        owner = next(o for o in range(4) if hands[o] >> card & 1)
+        to = holder if len(steal) <= 3 else rng.choice(team)
+        if owner == to or (len(steal) > 3 and owner in team):
+            continue
+        pool = [c for c in range(64) if hands[to] >> c & 1 and c >> 4 != Suit.S]
+        if not pool:
+            continue
+        give = rng.choice(pool)
+        hands[owner] ^= (1 << card) | (1 << give)
+        hands[to] ^= (1 << card) | (1 << give)
+    return Deal(hands, leader=d.leader)
+
+
+@pytest.mark.parametrize(
+    ("contract", "rules", "trump", "variants"),
+    [
+        ("tricks", "bridge", "S", ()),
+        ("trumps", "classic", "S", ()),
+        ("trumps", "classic", "S", ("free-trumping",)),
+    ],
+)
+def test_trump_tricks_bound(contract: str, rules: str, trump: str, variants: tuple[str, ...]) -> None:
+    """Endings made for the sure trump tricks (a hand's block of top trumps, or every
+    trump in one team), which cut the search off for either team whoever leads:
+    both partnerships and each seat alone against the reference."""
+    game = make_game(contract, rules=rules, trump=trump, variants=list(variants))
+    rng = random.Random(f"trump-tricks:{contract}:{variants}")
+    for i in range(40):
+        d = _trump_tops(rng, 3)
+        lead = int(d.leader)
+        for side in ([0, 2], [1, 3], [lead], [(lead + 1) % 4]):
+            _check_side(d, game, side, i)

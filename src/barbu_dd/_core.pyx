@@ -1598,6 +1598,50 @@ cdef int quick_tricks(const Pos* p, const Rules* r, int need, uint64_t* cards) n
     return 0
 
 
+cdef int trump_tricks(const Pos* p, const Rules* r, int team, uint64_t* cards) noexcept nogil:
+    """Tricks ``team`` (a side bit) wins for sure with trumps, whoever leads.
+
+    The highest trump wins the trick it falls in, whenever it falls; so does each
+    trump of the hand holding it down to the first trump of another hand (every
+    other hand's trumps are below them), and the trumps fall in different tricks.
+    When the other team holds no trumps, every trick in which the team's longest
+    trump holding plays a trump is the team's: as many tricks as that length.
+    Both hold under any duty to ruff or overruff.  ``cards``: the top trumps
+    counted (the second count needs the suit lengths only)."""
+    cdef uint64_t all4 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3], got = 0
+    cdef uint32_t x
+    cdef int T = r.trump, A = -1, o, b, k = 0, ln, longest = 0, others = 0
+    cards[0] = 0
+    if T < 0:
+        return 0
+    x = <uint32_t>((all4 >> (16 * T)) & SUIT_BITS)
+    if not x:
+        return 0
+    b = high_bit(<uint64_t>x)
+    for o in range(4):
+        if (p.hand[o] >> (16 * T + b)) & 1:
+            A = o
+        ln = __builtin_popcountll(p.hand[o] & SUIT_MASK[T])
+        if ((p.side >> o) & 1) == team:
+            if ln > longest:
+                longest = ln
+        elif ln:
+            others = 1
+    if ((p.side >> A) & 1) != team:
+        return 0
+    if not others:
+        return longest
+    while x:
+        b = high_bit(<uint64_t>x)
+        if not (p.hand[A] >> (16 * T + b)) & 1:
+            break
+        got |= (<uint64_t>1) << (16 * T + b)
+        x &= ~(<uint32_t>1 << b)
+        k += 1
+    cards[0] = got
+    return k
+
+
 cdef int all_tricks_bound(const Pos* p, const Rules* r, int team, uint64_t* cards) noexcept nogil:
     """Whether ``team`` (a side bit: 1 for the maximising side) can NOT win every
     trick left, from a trick start without trumps in play (DDS's LaterTricks), when
@@ -1708,6 +1752,16 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         return 0
     if p.tricks_left == 1:
         return last_trick(c, rel) >= target
+    if p.ntrick == 0 and r.qt_ok and r.trump >= 0:
+        # sure trump tricks of either team, whoever is on lead
+        q = trump_tricks(p, r, 1, &qcards)
+        if q and q * r.qt_value >= target:
+            rel[0] = qcards
+            return 1
+        q = trump_tricks(p, r, 0, &qcards)
+        if q and (p.tricks_left - q) * r.qt_value + p.pts_pos < target:
+            rel[0] = qcards
+            return 0
     if p.ntrick == 0 and r.qt_ok:
         if (p.side >> p.leader) & 1:
             # enough tricks to reach the target?
