@@ -565,7 +565,23 @@ def _trump_tops(rng: random.Random, n: int) -> Deal:
         give = rng.choice(pool)
         hands[owner] ^= (1 << card) | (1 << give)
         hands[to] ^= (1 << card) | (1 << give)
+    if rng.random() < 0.4:
+        # the second trump, guarded, just after the top one (not a sure trick)
+        present = [c for c in present if any(h >> c & 1 for h in hands)]
+        if len(present) >= 2:
+            top = next(o for o in range(4) if hands[o] >> present[0] & 1)
+            _give(hands, present[1], (top + 1) % 4, rng)
     return Deal(hands, leader=d.leader)
+
+
+def _give(hands: list[int], card: int, to: int, rng: random.Random) -> None:
+    """Move ``card`` to hand ``to`` in exchange for a random card of another suit."""
+    owner = next(o for o in range(4) if hands[o] >> card & 1)
+    pool = [c for c in range(64) if hands[to] >> c & 1 and c >> 4 != card >> 4]
+    if owner != to and pool:
+        give = rng.choice(pool)
+        hands[owner] ^= (1 << card) | (1 << give)
+        hands[to] ^= (1 << card) | (1 << give)
 
 
 @pytest.mark.parametrize(

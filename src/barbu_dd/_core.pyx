@@ -1628,6 +1628,8 @@ cdef int trump_tricks(const Pos* p, const Rules* r, int team, uint64_t* cards) n
         elif ln:
             others = 1
     if ((p.side >> A) & 1) != team:
+        if (p.side == 5 or p.side == 10) and not r.trump_duties:
+            return guarded_second(p, T, A, x, cards)
         return 0
     if not others:
         return longest
@@ -1638,8 +1640,50 @@ cdef int trump_tricks(const Pos* p, const Rules* r, int team, uint64_t* cards) n
         got |= (<uint64_t>1) << (16 * T + b)
         x &= ~(<uint32_t>1 << b)
         k += 1
+    if k == 1 and x and (p.side == 5 or p.side == 10) and not r.trump_duties:
+        # the second trump with the partner: both win unless both hands are
+        # singletons (a trump lead then fells them together)
+        b = high_bit(<uint64_t>x)
+        if (p.hand[(A + 2) & 3] >> (16 * T + b)) & 1 and \
+                (__builtin_popcountll(p.hand[A] & SUIT_MASK[T]) > 1
+                 or __builtin_popcountll(p.hand[(A + 2) & 3] & SUIT_MASK[T]) > 1):
+            got |= (<uint64_t>1) << (16 * T + b)
+            k = 2
     cards[0] = got
     return k
+
+
+cdef int guarded_second(const Pos* p, int T, int A, uint32_t x, uint64_t* cards) noexcept nogil:
+    """Between two partnerships with no duty to overruff, a trick for the team
+    opposite the highest trump's holder ``A`` (after DDS's LaterTricks): its second
+    and third trumps, the second guarded (the top trump takes one of them at most).
+    (DDS's other rule, a guarded second trump in the hand just after A, is not
+    sure: the side with the top trump may draw the guard first; it failed on
+    DDS's own answers.)  ``x``: the trumps left; ``cards``: the top trumps used."""
+    cdef uint64_t got = (<uint64_t>1) << (16 * T + high_bit(<uint64_t>x))
+    cdef int b, h2 = -1, h3 = -1, o
+    x &= ~(<uint32_t>1 << high_bit(<uint64_t>x))
+    if not x:
+        return 0
+    b = high_bit(<uint64_t>x)
+    got |= (<uint64_t>1) << (16 * T + b)
+    for o in range(4):
+        if (p.hand[o] >> (16 * T + b)) & 1:
+            h2 = o
+    if ((p.side >> h2) & 1) == ((p.side >> A) & 1) or __builtin_popcountll(p.hand[h2] & SUIT_MASK[T]) < 2:
+        return 0
+    x &= ~(<uint32_t>1 << b)
+    if not x:
+        return 0
+    b = high_bit(<uint64_t>x)
+    got |= (<uint64_t>1) << (16 * T + b)
+    for o in range(4):
+        if (p.hand[o] >> (16 * T + b)) & 1:
+            h3 = o
+    if ((p.side >> h3) & 1) != ((p.side >> h2) & 1):
+        return 0
+    cards[0] = got
+    return 1
 
 
 cdef int all_tricks_bound(const Pos* p, const Rules* r, int team, uint64_t* cards) noexcept nogil:
