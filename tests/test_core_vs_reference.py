@@ -40,6 +40,7 @@ from reference import (
     midtricks,
     random_ending,
     random_midtrick,
+    random_play,
     ref_trick_value,
     ref_trick_values,
 )
@@ -550,7 +551,9 @@ def _trump_tops(rng: random.Random, n: int) -> Deal:
     (sometimes with a gap below it), and sometimes one team holds every trump."""
     d = random_ending(rng, n, bias=rng.choice(("trumps", "short", None)))
     hands = list(d.masks)
-    present = [16 * Suit.S + r for r in range(12, -1, -1) if any(h >> (16 * Suit.S + r) & 1 for h in hands)]
+    present = [
+        16 * Suit.S + r for r in range(12, -1, -1) if any(h >> (16 * Suit.S + r) & 1 for h in hands)
+    ]
     holder = rng.randrange(4)
     team = [holder, (holder + 2) % 4]
     steal = present if rng.random() < 0.3 else present[: rng.randint(1, 3)]
@@ -592,7 +595,9 @@ def _give(hands: list[int], card: int, to: int, rng: random.Random) -> None:
         ("trumps", "classic", "S", ("free-trumping",)),
     ],
 )
-def test_trump_tricks_bound(contract: str, rules: str, trump: str, variants: tuple[str, ...]) -> None:
+def test_trump_tricks_bound(
+    contract: str, rules: str, trump: str, variants: tuple[str, ...]
+) -> None:
     """Endings made for the sure trump tricks (a hand's block of top trumps, or every
     trump in one team), which cut the search off for either team whoever leads:
     both partnerships and each seat alone against the reference."""
@@ -602,4 +607,75 @@ def test_trump_tricks_bound(contract: str, rules: str, trump: str, variants: tup
         d = _trump_tops(rng, 3)
         lead = int(d.leader)
         for side in ([0, 2], [1, 3], [lead], [(lead + 1) % 4]):
+            _check_side(d, game, side, i)
+
+
+# -- a partnership's suits cashed in turn, and the second hand's count -------------------
+
+
+def _team_suits(rng: random.Random, n: int) -> Deal:
+    """A random ending in which the leader's partnership holds the top cards of two or
+    three suits, spread over its two hands (so cashing them needs the right order of
+    suits, unblocking and crossings, and the opponents' lengths decide long cards);
+    in trump contracts (spades) the trumps are often split between the teams."""
+    d = random_ending(rng, n, bias=rng.choice((None, None, "short")))
+    hands = list(d.masks)
+    team = [int(d.leader), (int(d.leader) + 2) % 4]
+    for s in rng.sample(range(4), rng.choice((2, 3))):
+        present = [
+            16 * s + r for r in range(12, -1, -1) if any(h >> (16 * s + r) & 1 for h in hands)
+        ]
+        for card in present[: rng.randint(1, 4)]:
+            owner = next(o for o in range(4) if hands[o] >> card & 1)
+            if owner in team:
+                continue
+            mate = rng.choice(team)
+            pool = [c for c in range(64) if hands[mate] >> c & 1 and c >> 4 != s]
+            if not pool:
+                continue
+            give = rng.choice(pool)
+            hands[owner] ^= (1 << card) | (1 << give)
+            hands[mate] ^= (1 << card) | (1 << give)
+    return Deal(hands, leader=d.leader)
+
+
+@pytest.mark.parametrize(
+    ("contract", "rules", "trump"),
+    [("tricks", "bridge", "NT"), ("tricks", "bridge", "S"), ("trumps", "classic", "S")],
+)
+def test_team_plans(contract: str, rules: str, trump: str) -> None:
+    """Endings made for the quick-trick plans (a partnership's top cards split over
+    its hands, long suits, trumps drawn first) and for the second hand's count (the
+    same endings after one card led): both partnerships against the reference."""
+    game = make_game(contract, rules=rules, trump=trump)
+    rng = random.Random(f"team-plans:{contract}:{trump}")
+    for i in range(70):
+        d = _team_suits(rng, rng.choice((3, 4, 4)))
+        if i % 2:
+            # one card led: a fresh deal whose only history is the trick in progress
+            random_play(rng, d, game, 1)
+            led = Deal(list(d.masks), leader=d.leader)
+            led.trick.extend(d.trick)
+            d = led
+        for side in ([0, 2], [1, 3]):
+            _check_side(d, game, side, i)
+
+
+@pytest.mark.parametrize(("contract", "rules"), [("tricks", "bridge"), ("trumps", "classic")])
+def test_trump_plans(contract: str, rules: str) -> None:
+    """Short trump-heavy endings (spades): the quick-trick plans that draw trumps
+    first or must keep a hand's trumps from ruffing a team-mate's winner, the second
+    hand's ruffs, and the bound that a team lacking the top trump, or facing the
+    second trump guarded, cannot take every trick (any seat on lead); both
+    partnerships against the reference."""
+    game = make_game(contract, rules=rules, trump="S")
+    rng = random.Random(f"trump-plans:{contract}")
+    for i in range(120):
+        d = random_ending(rng, rng.choice((2, 3, 3, 4)), bias=rng.choice(("trumps", "short", None)))
+        if i % 3 == 2:
+            random_play(rng, d, game, 1)
+            led = Deal(list(d.masks), leader=d.leader)
+            led.trick.extend(d.trick)
+            d = led
+        for side in ([0, 2], [1, 3]):
             _check_side(d, game, side, i)
