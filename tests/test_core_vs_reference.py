@@ -649,7 +649,7 @@ def test_team_plans(contract: str, rules: str, trump: str) -> None:
     same endings after one card led): both partnerships against the reference."""
     game = make_game(contract, rules=rules, trump=trump)
     rng = random.Random(f"team-plans:{contract}:{trump}")
-    for i in range(70):
+    for i in range(35):
         d = _team_suits(rng, rng.choice((3, 4, 4)))
         if i % 2:
             # one card led: a fresh deal whose only history is the trick in progress
@@ -670,7 +670,7 @@ def test_trump_plans(contract: str, rules: str) -> None:
     partnerships against the reference."""
     game = make_game(contract, rules=rules, trump="S")
     rng = random.Random(f"trump-plans:{contract}")
-    for i in range(120):
+    for i in range(60):
         d = random_ending(rng, rng.choice((2, 3, 3, 4)), bias=rng.choice(("trumps", "short", None)))
         if i % 3 == 2:
             random_play(rng, d, game, 1)
