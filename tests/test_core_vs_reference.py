@@ -516,13 +516,7 @@ def _few_tops(rng: random.Random, n: int) -> Deal:
         owner = next(o for o in range(4) if hands[o] >> card & 1)
         if owner in team:
             continue
-        mate = rng.choice(team)
-        pool = [c for c in range(64) if hands[mate] >> c & 1 and c >> 4 != s]
-        if not pool:
-            continue
-        give = rng.choice(pool)
-        hands[owner] ^= (1 << card) | (1 << give)
-        hands[mate] ^= (1 << card) | (1 << give)
+        _give(hands, card, rng.choice(team), rng)
     return Deal(hands, leader=d.leader)
 
 
@@ -562,12 +556,7 @@ def _trump_tops(rng: random.Random, n: int) -> Deal:
         to = holder if len(steal) <= 3 else rng.choice(team)
         if owner == to or (len(steal) > 3 and owner in team):
             continue
-        pool = [c for c in range(64) if hands[to] >> c & 1 and c >> 4 != Suit.S]
-        if not pool:
-            continue
-        give = rng.choice(pool)
-        hands[owner] ^= (1 << card) | (1 << give)
-        hands[to] ^= (1 << card) | (1 << give)
+        _give(hands, card, to, rng)
     if rng.random() < 0.4:
         # the second trump, guarded, just after the top one (not a sure trick)
         present = [c for c in present if any(h >> c & 1 for h in hands)]
@@ -629,13 +618,7 @@ def _team_suits(rng: random.Random, n: int) -> Deal:
             owner = next(o for o in range(4) if hands[o] >> card & 1)
             if owner in team:
                 continue
-            mate = rng.choice(team)
-            pool = [c for c in range(64) if hands[mate] >> c & 1 and c >> 4 != s]
-            if not pool:
-                continue
-            give = rng.choice(pool)
-            hands[owner] ^= (1 << card) | (1 << give)
-            hands[mate] ^= (1 << card) | (1 << give)
+            _give(hands, card, rng.choice(team), rng)
     return Deal(hands, leader=d.leader)
 
 

@@ -2129,6 +2129,21 @@ cdef inline int skip_equal(const Rules* r, int card, uint64_t failed, uint64_t a
     return 0
 
 
+cdef inline int qt_goal(const Pos* p, const Rules* r, int32_t target, int maxi,
+                        int* q) noexcept nogil:
+    """What a count of sure tricks for the team of the hand that counts (``maxi``: it
+    is the maximising side) would decide: 1 if ``q`` tricks reach ``target``, 0 if
+    the other team's ``q`` tricks leave too few (``pts_pos + (left - q) * value <
+    target``), -1 if no count can decide."""
+    if maxi:
+        q[0] = (target + r.qt_value - 1) // r.qt_value
+        return 1 if q[0] <= p.tricks_left else -1
+    if target <= p.pts_pos:
+        return -1
+    q[0] = p.tricks_left - (target - p.pts_pos + r.qt_value - 1) // r.qt_value + 1
+    return 0 if 0 < q[0] <= p.tricks_left else -1
+
+
 cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     """1 if the side can score at least ``target`` from here (the current trick
     included).  ``rel`` receives the cards whose ranks the answer depends on."""
@@ -2176,18 +2191,10 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
             rel[0] = qcards
             return 0
     if p.ntrick == 0 and r.qt_ok:
-        if (p.side >> p.leader) & 1:
-            # enough tricks to reach the target?
-            q = (target + r.qt_value - 1) // r.qt_value
-            if q <= p.tricks_left and quick_tricks(p, r, q, &qcards) >= q:
-                rel[0] = qcards
-                return 1
-        elif target > p.pts_pos:
-            # the opponents' tricks leave too few: pts_pos + (left - q) * value < target
-            q = p.tricks_left - (target - p.pts_pos + r.qt_value - 1) // r.qt_value + 1
-            if 0 < q <= p.tricks_left and quick_tricks(p, r, q, &qcards) >= q:
-                rel[0] = qcards
-                return 0
+        cres = qt_goal(p, r, target, (p.side >> p.leader) & 1, &q)
+        if cres >= 0 and quick_tricks(p, r, q, &qcards) >= q:
+            rel[0] = qcards
+            return cres
         # one team needs every trick left: can it take them all?
         if target > p.pts_pos + (p.tricks_left - 1) * r.qt_value \
                 and all_tricks_bound(p, r, 1, &qcards):
@@ -2197,16 +2204,10 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
             rel[0] = qcards
             return 1
     if p.ntrick == 1 and r.qt_ok:
-        if (p.side >> ((p.leader + 1) & 3)) & 1:
-            q = (target + r.qt_value - 1) // r.qt_value
-            if q <= p.tricks_left and second_hand_tricks(p, r, q, &qcards) >= q:
-                rel[0] = qcards
-                return 1
-        elif target > p.pts_pos:
-            q = p.tricks_left - (target - p.pts_pos + r.qt_value - 1) // r.qt_value + 1
-            if 0 < q <= p.tricks_left and second_hand_tricks(p, r, q, &qcards) >= q:
-                rel[0] = qcards
-                return 0
+        cres = qt_goal(p, r, target, (p.side >> ((p.leader + 1) & 3)) & 1, &q)
+        if cres >= 0 and second_hand_tricks(p, r, q, &qcards) >= q:
+            rel[0] = qcards
+            return cres
     if p.ntrick == 0:
         use_tt = 1
         make_codes(p, r, &codes)
