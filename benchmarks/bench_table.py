@@ -3,7 +3,8 @@ declarer's best Dominoes starting rank (the goal: a median of at most 5 s).
 
 pytest-benchmark (``pytest benchmarks/bench_table.py --benchmark-only``): each round
 makes the table of the next benchmark deal (``BENCH_DEALS``, declarer N) with a cold
-solver; ``BARBU_BENCH_TABLE_ROUNDS`` rounds (default 3).
+solver; ``BARBU_BENCH_TABLE_ROUNDS`` rounds (default 3), on
+``BARBU_BENCH_TABLE_WORKERS`` processes (default 1; ``table(workers=...)``).
 
 As a script, each deal runs in a child process that is stopped after ``--timeout``
 seconds, so a slow deal cannot hold the run up; it prints each deal's time, the time
@@ -11,6 +12,12 @@ of every contract, and the median over the deals (a deal that timed out counts a
 the timeout, so the median is then a lower bound)::
 
     python benchmarks/bench_table.py --deals 3 --timeout 600
+    python benchmarks/bench_table.py --deals 3 --timeout 600 --workers 2
+    python benchmarks/bench_table.py --deals 10 --cards 10 --compare --workers 2
+
+``--cards N`` keeps N random cards of each hand of the benchmark deals (endings, a
+fixed seed); ``--compare`` makes each table twice in a row, with one process and
+with ``--workers``, and prints the ratio of the medians.
     python benchmarks/bench_table.py --deals 1 --by-contract --timeout 60
 """
 
@@ -48,6 +55,7 @@ def _check(t: object) -> None:
 
 def test_table_full_deal(benchmark) -> None:  # type: ignore[no-untyped-def]
     rounds = int(os.environ.get("BARBU_BENCH_TABLE_ROUNDS", "3"))
+    workers = int(os.environ.get("BARBU_BENCH_TABLE_WORKERS", "1"))
     deals = itertools.cycle(BENCH_DEALS)
     results = []
 
@@ -55,7 +63,7 @@ def test_table_full_deal(benchmark) -> None:  # type: ignore[no-untyped-def]
         return (next(deals), Solver(tt_bytes=64 << 20)), {}
 
     def run(deal: str, solver: Solver) -> None:
-        results.append(table(deal, declarer="N", solver=solver))
+        results.append(table(deal, declarer="N", solver=solver, workers=workers))
 
     benchmark.pedantic(run, setup=setup, rounds=rounds, iterations=1)
     for t in results:
@@ -65,8 +73,62 @@ def test_table_full_deal(benchmark) -> None:  # type: ignore[no-untyped-def]
 # -- the script -------------------------------------------------------------------------
 
 
-def _child(deal: str, rules: str, out: mp.Queue) -> None:  # type: ignore[type-arg]
-    t = table(deal, declarer="N", rules=rules, solver=Solver(tt_bytes=64 << 20))
+def _ending(deal: str, cards: int, seed: int) -> str:
+    """The benchmark deal with ``cards`` random cards left in each hand."""
+    import random
+
+    from barbu_dd.cards import hand_to_pbn, iter_cards
+    from barbu_dd.deal import Deal
+
+    if cards >= 13:
+        return deal
+    rng = random.Random(seed)
+    d = Deal(deal)
+    hands = []
+    for m in d.masks:
+        keep = rng.sample(sorted(iter_cards(m)), cards)
+        hands.append(hand_to_pbn(sum(1 << c for c in keep)))
+    return "N:" + " ".join(hands)
+
+
+def _timed(deal: str, rules: str, workers: int, timeout: float) -> tuple[float, str] | None:
+    """One table in a child process: (seconds, detail), or None after ``timeout``."""
+    q: mp.Queue = mp.Queue()  # type: ignore[type-arg]
+    proc = mp.Process(target=_child, args=(deal, rules, workers, q))
+    proc.start()
+    proc.join(timeout)
+    if proc.is_alive():
+        proc.terminate()
+        proc.join()
+        return None
+    secs, rows = q.get()
+    return secs, ", ".join(f"{label} {s:.2f}" for label, s in rows)
+
+
+def _compare(deals: list[str], rules: str, workers: int, timeout: float) -> None:
+    """Each table with one process and with ``workers``, side by side."""
+    one: list[float] = []
+    many: list[float] = []
+    for i, deal in enumerate(deals):
+        a = _timed(deal, rules, 1, timeout)
+        b = _timed(deal, rules, workers, timeout)
+        if a is None or b is None:
+            print(f"deal {i}: timed out after {timeout:.0f} s  {deal}", flush=True)
+            continue
+        one.append(a[0])
+        many.append(b[0])
+        print(f"deal {i}: {a[0]:.2f} s, {workers} workers {b[0]:.2f} s  {deal}", flush=True)
+    if one:
+        m1, m2 = statistics.median(one), statistics.median(many)
+        print(
+            f"median {m1:.2f} s with 1 process, {m2:.2f} s with {workers} "
+            f"(ratio {m1 / m2:.2f}) over {len(one)} deal(s)"
+        )
+
+
+def _child(deal: str, rules: str, workers: int, out: mp.Queue) -> None:  # type: ignore[type-arg]
+    solver = Solver(tt_bytes=64 << 20)
+    t = table(deal, declarer="N", rules=rules, solver=solver, workers=workers)
     out.put((t.seconds, [(r.label, r.seconds) for r in t.rows]))
 
 
@@ -106,34 +168,39 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--first", type=int, default=0, help="the first deal's index (0)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds a deal (600)")
     p.add_argument("--rules", default="classic")
+    p.add_argument("--workers", type=int, default=1, help="processes of table() (1)")
+    p.add_argument("--cards", type=int, default=13, help="cards a hand: endings below 13")
+    p.add_argument(
+        "--compare", action="store_true", help="one process against --workers, side by side"
+    )
     p.add_argument(
         "--by-contract",
         action="store_true",
         help="time each contract of the table alone (the --timeout applies to each)",
     )
     args = p.parse_args(argv)
+    picked = [
+        _ending(BENCH_DEALS[i], args.cards, i) for i in range(args.first, args.first + args.deals)
+    ]
+    if args.compare:
+        _compare(picked, args.rules, args.workers, args.timeout)
+        return 0
     if args.by_contract:
         for i in range(args.first, args.first + args.deals):
-            print(f"deal {i}: {BENCH_DEALS[i]}", flush=True)
-            _by_contract(BENCH_DEALS[i], args.rules, args.timeout)
+            print(f"deal {i}: {picked[i - args.first]}", flush=True)
+            _by_contract(picked[i - args.first], args.rules, args.timeout)
         return 0
     times: list[float] = []
     for i in range(args.first, args.first + args.deals):
-        deal = BENCH_DEALS[i]
-        q: mp.Queue = mp.Queue()  # type: ignore[type-arg]
-        proc = mp.Process(target=_child, args=(deal, args.rules, q))
+        deal = picked[i - args.first]
         t0 = time.perf_counter()
-        proc.start()
-        proc.join(args.timeout)
-        if proc.is_alive():
-            proc.terminate()
-            proc.join()
+        got = _timed(deal, args.rules, args.workers, args.timeout)
+        if got is None:
             times.append(args.timeout)
             print(f"deal {i}: timed out after {args.timeout:.0f} s  {deal}", flush=True)
             continue
-        secs, rows = q.get()
+        secs, detail = got
         times.append(secs)
-        detail = ", ".join(f"{label} {s:.2f}" for label, s in rows)
         wall = time.perf_counter() - t0
         print(f"deal {i}: {secs:.2f} s (wall {wall:.2f} s): {detail}", flush=True)
     med = statistics.median(times)

@@ -29,7 +29,7 @@ from barbu_dd.cards import Seat, card_name, parse_card
 from barbu_dd.cli import app
 from barbu_dd.contracts import Game, make_game
 from barbu_dd.deal import Deal
-from barbu_dd.errors import IllegalPlayError, ParseError
+from barbu_dd.errors import IllegalPlayError, InvalidPositionError, ParseError
 from barbu_dd.pbn import parse_pbn
 from barbu_dd.play import (
     DominoPosition,
@@ -414,6 +414,25 @@ def test_table_on_an_ending() -> None:
     assert t.best_trump == next(s for s, v in trumps.items() if v == t.best_trump_value)
 
 
+def test_table_on_worker_processes() -> None:
+    # the trick contracts' solves on two spawned processes: the same table
+    rng = random.Random(5)
+    for rules, decl in (("classic", "S"), ("french", "W")):
+        deal = random_ending(rng, 4)
+        one = table(deal, declarer=decl, rules=rules)
+        two = table(deal, declarer=decl, rules=rules, workers=2)
+        assert [r.label for r in two.rows] == [r.label for r in one.rows]
+        assert [(r.scores, r.title, r.trump, r.start, r.best) for r in two.rows] == [
+            (r.scores, r.title, r.trump, r.start, r.best) for r in one.rows
+        ]
+        assert (two.best_trump, two.best_trump_value) == (one.best_trump, one.best_trump_value)
+    with pytest.raises(ParseError, match="workers must be 1 or more"):
+        table(deal, declarer="N", workers=0)
+    # a worker's error reaches the caller as itself
+    with pytest.raises(InvalidPositionError, match="unequal size"):
+        table("N:A2.K3.. Q4.2.3. 5.A4.. 6.Q.5.", declarer="N", workers=2)
+
+
 def test_table_dominoes_best_and_all() -> None:
     deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
     t = table(deal, declarer="N")
@@ -529,6 +548,12 @@ def test_cli_playout_and_table(tmp_path: Path) -> None:
     rec = json.loads(out)
     row = {r["label"]: r for r in rec["rows"]}
     assert row["trumps:H"]["scores"]["N"] == 5 and rec["declarer"] == "N"
+    code, out2, _ = run("table", f, "--json", "--workers", "2")
+    assert code == 0
+    rows2 = json.loads(out2)["rows"]
+    assert [(r["label"], r["scores"]) for r in rows2] == [
+        (r["label"], r["scores"]) for r in rec["rows"]
+    ]
     code, out, _ = run("table", f)
     assert code == 0 and "best trump for N" in out
     g = pbn_file(tmp_path, f'[Board "2"]\n[Dealer "N"]\n[Deal "{BLOCK}"]\n', "dom.pbn")

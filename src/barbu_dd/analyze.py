@@ -51,12 +51,16 @@ Decisions:
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
 from collections.abc import Iterable, Sequence
+from concurrent import futures as cf
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Literal
+from types import TracebackType
+from typing import TYPE_CHECKING, Literal
 
 from .cards import RANK_CHARS, SUIT_CHARS, Card, Rank, Seat, card_name, parse_card, parse_seat
 from .contracts import Game, Scale, contracts_of, find_contract, make_game, parse_variants
@@ -78,6 +82,9 @@ from .play import (
     trick_value,
 )
 from .solver import Score, Solver, leader_for
+
+if TYPE_CHECKING:
+    from .batch import ContractSpec
 
 __all__ = [
     "PASS_WORDS",
@@ -1137,6 +1144,75 @@ def _dominoes_rows(
     return rows, by_rank
 
 
+# -- table: the trick contracts' solves on worker processes --------------------------
+
+_SEAT_SOLVER: Solver | None = None
+
+
+def _seat_worker_startup(parent: int, tt_bytes: int) -> None:
+    from .batch import _worker_startup
+
+    global _SEAT_SOLVER
+    _SEAT_SOLVER = Solver(tt_bytes)
+    _worker_startup(parent)
+
+
+def _seat_task(deal: Deal, game: Game, declarer: Seat, seat: Seat) -> tuple[Score | None, float]:
+    """One seat's optimal score in one contract (a pool worker's task)."""
+    assert _SEAT_SOLVER is not None
+    sol = _SEAT_SOLVER.solve(deal, game, declarer=declarer, seats=seat.name)
+    return sol.scores[seat], sol.seconds
+
+
+class _SeatPool:
+    """The process pool of :func:`table` (``workers`` > 1): one task a contract and
+    a seat, the most expensive contracts (those that hand out points) first."""
+
+    def __init__(self, workers: int, tt_bytes: int) -> None:
+        self.pool: cf.ProcessPoolExecutor | None = None
+        self.futures: dict[str, list[cf.Future[tuple[Score | None, float]]]] = {}
+        if workers > 1:
+            self.pool = cf.ProcessPoolExecutor(
+                workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_seat_worker_startup,
+                initargs=(os.getpid(), tt_bytes),
+            )
+
+    @property
+    def active(self) -> bool:
+        return self.pool is not None
+
+    def submit_all(self, d: Deal, decl: Seat, games: dict[str, Game]) -> None:
+        assert self.pool is not None
+        # the 1-against-3 negative contracts are the longest solves: start them first
+        order = sorted(games, key=lambda label: games[label].contract.positive)
+        for label in order:
+            self.futures[label] = [
+                self.pool.submit(_seat_task, d, games[label], decl, seat) for seat in Seat
+            ]
+
+    def result(self, label: str) -> tuple[Scores, float]:
+        """The four seats' scores of a contract, and the seconds its solves took."""
+        got = [f.result() for f in self.futures[label]]
+        scores = (got[0][0], got[1][0], got[2][0], got[3][0])
+        return scores, sum(secs for _, secs in got)
+
+    def __enter__(self) -> _SeatPool:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self.pool is not None:
+            from .batch import _stop_pool
+
+            _stop_pool(self.pool, abort=kind is not None)
+
+
 def table(
     deal: Deal | str,
     *,
@@ -1146,6 +1222,7 @@ def table(
     scale: Scale | str | Path | None = None,
     dominoes: Literal["best", "all"] = "best",
     solver: Solver | None = None,
+    workers: int = 1,
 ) -> DealTable:
     """Every contract of the rule set on one deal, each seat's optimal score (SPEC §5).
 
@@ -1155,8 +1232,13 @@ def table(
     (starts Dominoes).  For an ending, Dominoes rows only for the ranks its table
     allows (none for most trick endings).
 
-    :raises ParseError: for an unknown rule set, variant or seat, or ``dominoes``
-        other than ``'best'`` or ``'all'``.
+    ``workers`` > 1: the trick contracts' 1-against-3 solves (a contract and a seat
+    each) run on that many spawned processes, each with its own table of the
+    solver's size, while this process solves Dominoes; the answers are the same.
+    Starting the processes costs about a second: worth it for full deals.
+
+    :raises ParseError: for an unknown rule set, variant or seat, ``dominoes`` other
+        than ``'best'`` or ``'all'``, or ``workers`` below 1.
     :raises InvalidPositionError: for an impossible position.
 
     >>> t = table("N:A... 2... 3... 4...", declarer="N")
@@ -1169,18 +1251,47 @@ def table(
 
     if dominoes not in ("best", "all"):
         raise ParseError(f"dominoes must be 'best' or 'all', got {dominoes!r}")
+    if workers < 1:
+        raise ParseError(f"workers must be 1 or more, got {workers}")
     t0 = time.perf_counter()
     sv = solver if solver is not None else Solver()
     decl = _seat(declarer)
     vs = tuple(sorted(parse_variants(variants)))
     d = Deal(deal) if isinstance(deal, str) else deal
+    specs = table_contracts(rules, vs)
+    trick_games = {
+        spec.label: make_game(
+            spec.contract, rules=rules, variants=vs, scale=scale, trump=spec.trump
+        )
+        for spec in specs
+        if find_contract(spec.contract, rules).kind != "dominoes"
+    }
+    with _SeatPool(workers, sv.tt_bytes) as pool:
+        if pool.active:
+            pool.submit_all(d, decl, trick_games)
+        return _table(d, decl, rules, vs, scale, dominoes, sv, specs, trick_games, pool, t0)
+
+
+def _table(
+    d: Deal,
+    decl: Seat,
+    rules: str,
+    vs: tuple[str, ...],
+    scale: Scale | str | Path | None,
+    dominoes: str,
+    sv: Solver,
+    specs: Sequence[ContractSpec],
+    trick_games: dict[str, Game],
+    pool: _SeatPool,
+    t0: float,
+) -> DealTable:
     # A full deal's table is empty (every rank fits); an ending's decides.
     starts = tuple(Rank) if sum(d.sizes()) == 52 else possible_starts(d.masks, "low-aces" in vs)
     rows: list[TableRow] = []
     by_rank: dict[str, int] = {}
     best_start: str | None = None
     best_start_value: Score | None = None
-    for spec in table_contracts(rules, vs):
+    for spec in specs:
         t1 = time.perf_counter()
         if spec.contract == "dominoes" and starts:
             if dominoes == "all":
@@ -1200,9 +1311,17 @@ def table(
                 continue  # no rank fits this ending's table
             g = make_game(spec.contract, rules=rules, variants=vs, scale=scale)
             sol = sv.solve(d, g, declarer=decl)
+        elif pool.active:
+            g = trick_games[spec.label]
+            scores, secs = pool.result(spec.label)
+            rows.append(
+                TableRow(
+                    spec.label, spec.contract, g.describe(), scores, trump=spec.trump, seconds=secs
+                )
+            )
+            continue
         else:
-            g = make_game(spec.contract, rules=rules, variants=vs, scale=scale, trump=spec.trump)
-            sol = sv.solve(d, g, declarer=decl)
+            sol = sv.solve(d, trick_games[spec.label], declarer=decl)
         g = sol.game
         rows.append(
             TableRow(

@@ -855,6 +855,15 @@ def table_cmd(
             "--dominoes", help="Dominoes rows: 'best' (the declarer's best rank) or 'all' (13)."
         ),
     ] = "best",
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            "-w",
+            min=1,
+            help="Processes for the trick contracts' solves (2 on two cores: full deals).",
+        ),
+    ] = 1,
     json_out: JsonOpt = False,
 ) -> None:
     """Every contract of the rule set by seat, with the declarer's best trump and start."""
@@ -874,6 +883,7 @@ def table_cmd(
             scale=sc,
             dominoes="all" if mode == "all" else "best",
             solver=solver,
+            workers=workers,
         )
         if json_out:
             rec: dict[str, object] = {"board": _board_key(board)}
