@@ -1287,18 +1287,21 @@ def _table(
 ) -> DealTable:
     # A full deal's table is empty (every rank fits); an ending's decides.
     starts = tuple(Rank) if sum(d.sizes()) == 52 else possible_starts(d.masks, "low-aces" in vs)
-    rows: list[TableRow] = []
+    done: dict[int, list[TableRow]] = {}
     by_rank: dict[str, int] = {}
     best_start: str | None = None
     best_start_value: Score | None = None
-    for spec in specs:
+    # with workers, this process solves Dominoes while they solve the trick contracts
+    order = sorted(range(len(specs)), key=lambda i: pool.active and specs[i].label in trick_games)
+    for i in order:
+        spec = specs[i]
         t1 = time.perf_counter()
         if spec.contract == "dominoes" and starts:
             if dominoes == "all":
                 more, by_rank = _dominoes_rows(
                     sv, d, decl, starts, rules=rules, variants=vs, scale=scale
                 )
-                rows.extend(more)
+                done[i] = more
                 best_start_value = max(by_rank.values())
                 best_start = next(r for r, v in by_rank.items() if v == best_start_value)
                 continue
@@ -1314,16 +1317,16 @@ def _table(
         elif pool.active:
             g = trick_games[spec.label]
             scores, secs = pool.result(spec.label)
-            rows.append(
+            done[i] = [
                 TableRow(
                     spec.label, spec.contract, g.describe(), scores, trump=spec.trump, seconds=secs
                 )
-            )
+            ]
             continue
         else:
             sol = sv.solve(d, trick_games[spec.label], declarer=decl)
         g = sol.game
-        rows.append(
+        done[i] = [
             TableRow(
                 spec.label,
                 spec.contract,
@@ -1334,7 +1337,8 @@ def _table(
                 best=spec.start == "best",
                 seconds=time.perf_counter() - t1,
             )
-        )
+        ]
+    rows = [r for i in range(len(specs)) for r in done.get(i, ())]
     best_trump: str | None = None
     best_trump_value: Score | None = None
     for r in rows:
