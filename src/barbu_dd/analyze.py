@@ -1235,7 +1235,9 @@ def table(
     ``workers`` > 1: the trick contracts' 1-against-3 solves (a contract and a seat
     each) run on that many spawned processes, each with its own table of the
     solver's size, while this process solves Dominoes; the answers are the same.
-    Starting the processes costs about a second: worth it for full deals.
+    Starting the processes costs about a second: worth it for full deals.  (As with
+    any spawned pool, a script that calls this needs the ``if __name__ ==
+    "__main__":`` guard.)
 
     :raises ParseError: for an unknown rule set, variant or seat, ``dominoes`` other
         than ``'best'`` or ``'all'``, or ``workers`` below 1.
