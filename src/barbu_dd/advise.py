@@ -53,8 +53,6 @@ Decisions:
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -65,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from .batch import _stop_pool, _worker_startup, default_workers
+from .batch import _spawn_pool, _stop_pool, default_workers
 from .cards import ALL_CARDS, RANK_CHARS, SUIT_CHARS, Rank, Seat, hand_from_pbn, hand_to_pbn
 from .cards import parse_seat as _parse_seat
 from .contracts import (
@@ -531,10 +529,7 @@ class _Runner:
         self.workers = workers
         self.pool: cf.ProcessPoolExecutor | None = None
         if workers > 1:
-            ctx = multiprocessing.get_context("spawn")
-            self.pool = cf.ProcessPoolExecutor(
-                workers, mp_context=ctx, initializer=_worker_startup, initargs=(os.getpid(),)
-            )
+            self.pool = _spawn_pool(workers)
 
     def run(
         self,

@@ -51,8 +51,6 @@ Decisions:
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import time
 from collections.abc import Iterable, Sequence
 from concurrent import futures as cf
@@ -60,7 +58,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from .cards import RANK_CHARS, SUIT_CHARS, Card, Rank, Seat, card_name, parse_card, parse_seat
 from .contracts import Game, Scale, contracts_of, find_contract, make_game, parse_variants
@@ -82,9 +80,6 @@ from .play import (
     trick_value,
 )
 from .solver import Score, Solver, leader_for
-
-if TYPE_CHECKING:
-    from .batch import ContractSpec
 
 __all__ = [
     "PASS_WORDS",
@@ -1149,12 +1144,9 @@ def _dominoes_rows(
 _SEAT_SOLVER: Solver | None = None
 
 
-def _seat_worker_startup(parent: int, tt_bytes: int) -> None:
-    from .batch import _worker_startup
-
+def _keep_solver(tt_bytes: int) -> None:
     global _SEAT_SOLVER
     _SEAT_SOLVER = Solver(tt_bytes)
-    _worker_startup(parent)
 
 
 def _seat_task(deal: Deal, game: Game, declarer: Seat, seat: Seat) -> tuple[Score | None, float]:
@@ -1169,15 +1161,10 @@ class _SeatPool:
     a seat, the most expensive contracts (those that hand out points) first."""
 
     def __init__(self, workers: int, tt_bytes: int) -> None:
-        self.pool: cf.ProcessPoolExecutor | None = None
+        from .batch import _spawn_pool
+
+        self.pool = _spawn_pool(workers, _keep_solver, (tt_bytes,)) if workers > 1 else None
         self.futures: dict[str, list[cf.Future[tuple[Score | None, float]]]] = {}
-        if workers > 1:
-            self.pool = cf.ProcessPoolExecutor(
-                workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_seat_worker_startup,
-                initargs=(os.getpid(), tt_bytes),
-            )
 
     @property
     def active(self) -> bool:
@@ -1271,75 +1258,66 @@ def table(
     with _SeatPool(workers, sv.tt_bytes) as pool:
         if pool.active:
             pool.submit_all(d, decl, trick_games)
-        return _table(d, decl, rules, vs, scale, dominoes, sv, specs, trick_games, pool, t0)
-
-
-def _table(
-    d: Deal,
-    decl: Seat,
-    rules: str,
-    vs: tuple[str, ...],
-    scale: Scale | str | Path | None,
-    dominoes: str,
-    sv: Solver,
-    specs: Sequence[ContractSpec],
-    trick_games: dict[str, Game],
-    pool: _SeatPool,
-    t0: float,
-) -> DealTable:
-    # A full deal's table is empty (every rank fits); an ending's decides.
-    starts = tuple(Rank) if sum(d.sizes()) == 52 else possible_starts(d.masks, "low-aces" in vs)
-    done: dict[int, list[TableRow]] = {}
-    by_rank: dict[str, int] = {}
-    best_start: str | None = None
-    best_start_value: Score | None = None
-    # with workers, this process solves Dominoes while they solve the trick contracts
-    order = sorted(range(len(specs)), key=lambda i: pool.active and specs[i].label in trick_games)
-    for i in order:
-        spec = specs[i]
-        t1 = time.perf_counter()
-        if spec.contract == "dominoes" and starts:
-            if dominoes == "all":
-                more, by_rank = _dominoes_rows(
-                    sv, d, decl, starts, rules=rules, variants=vs, scale=scale
-                )
-                done[i] = more
-                best_start_value = max(by_rank.values())
-                best_start = next(r for r, v in by_rank.items() if v == best_start_value)
+        # A full deal's table is empty (every rank fits); an ending's decides.
+        starts = tuple(Rank) if sum(d.sizes()) == 52 else possible_starts(d.masks, "low-aces" in vs)
+        done: dict[int, list[TableRow]] = {}
+        by_rank: dict[str, int] = {}
+        best_start: str | None = None
+        best_start_value: Score | None = None
+        # with workers, this process solves Dominoes while they solve the trick contracts
+        order = sorted(
+            range(len(specs)), key=lambda i: pool.active and specs[i].label in trick_games
+        )
+        for i in order:
+            spec = specs[i]
+            t1 = time.perf_counter()
+            if spec.contract == "dominoes" and starts:
+                if dominoes == "all":
+                    more, by_rank = _dominoes_rows(
+                        sv, d, decl, starts, rules=rules, variants=vs, scale=scale
+                    )
+                    done[i] = more
+                    best_start_value = max(by_rank.values())
+                    best_start = next(r for r, v in by_rank.items() if v == best_start_value)
+                    continue
+                ch = sv.best_start(d, decl, rules=rules, variants=vs, scale=scale)
+                by_rank = {RANK_CHARS[r]: v for r, v in ch.scores.items()}
+                best_start, best_start_value = RANK_CHARS[ch.start], ch.score
+                sol = ch.solution
+            elif find_contract(spec.contract, rules).kind == "dominoes":
+                if spec.contract == "dominoes" or Rank.J not in starts:
+                    continue  # no rank fits this ending's table
+                g = make_game(spec.contract, rules=rules, variants=vs, scale=scale)
+                sol = sv.solve(d, g, declarer=decl)
+            elif pool.active:
+                g = trick_games[spec.label]
+                scores, secs = pool.result(spec.label)
+                done[i] = [
+                    TableRow(
+                        spec.label,
+                        spec.contract,
+                        g.describe(),
+                        scores,
+                        trump=spec.trump,
+                        seconds=secs,
+                    )
+                ]
                 continue
-            ch = sv.best_start(d, decl, rules=rules, variants=vs, scale=scale)
-            by_rank = {RANK_CHARS[r]: v for r, v in ch.scores.items()}
-            best_start, best_start_value = RANK_CHARS[ch.start], ch.score
-            sol = ch.solution
-        elif find_contract(spec.contract, rules).kind == "dominoes":
-            if spec.contract == "dominoes" or Rank.J not in starts:
-                continue  # no rank fits this ending's table
-            g = make_game(spec.contract, rules=rules, variants=vs, scale=scale)
-            sol = sv.solve(d, g, declarer=decl)
-        elif pool.active:
-            g = trick_games[spec.label]
-            scores, secs = pool.result(spec.label)
+            else:
+                sol = sv.solve(d, trick_games[spec.label], declarer=decl)
+            g = sol.game
             done[i] = [
                 TableRow(
-                    spec.label, spec.contract, g.describe(), scores, trump=spec.trump, seconds=secs
+                    spec.label,
+                    spec.contract,
+                    g.describe(),
+                    sol.scores,
+                    trump=spec.trump,
+                    start=None if g.start is None else RANK_CHARS[g.start],
+                    best=spec.start == "best",
+                    seconds=time.perf_counter() - t1,
                 )
             ]
-            continue
-        else:
-            sol = sv.solve(d, trick_games[spec.label], declarer=decl)
-        g = sol.game
-        done[i] = [
-            TableRow(
-                spec.label,
-                spec.contract,
-                g.describe(),
-                sol.scores,
-                trump=spec.trump,
-                start=None if g.start is None else RANK_CHARS[g.start],
-                best=spec.start == "best",
-                seconds=time.perf_counter() - t1,
-            )
-        ]
     rows = [r for i in range(len(specs)) for r in done.get(i, ())]
     best_trump: str | None = None
     best_trump_value: Score | None = None

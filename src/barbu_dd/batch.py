@@ -36,7 +36,7 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -457,11 +457,30 @@ def _stop_pool(pool: cf.ProcessPoolExecutor, abort: bool) -> None:
         pool.shutdown(wait=True)
 
 
-def _init_pool_worker(job: BatchJob, parent: int) -> None:
-    """Pool worker start-up: keep the job (see :func:`_worker_startup`)."""
+def _start_worker(parent: int, init: Callable[..., None] | None, args: tuple[Any, ...]) -> None:
+    _worker_startup(parent)
+    if init is not None:
+        init(*args)
+
+
+def _spawn_pool(
+    workers: int, init: Callable[..., None] | None = None, args: tuple[Any, ...] = ()
+) -> cf.ProcessPoolExecutor:
+    """A pool of ``workers`` spawned processes (see :func:`_worker_startup`), each
+    running ``init(*args)`` first (a module-level function).  Used by the batch, by
+    :mod:`barbu_dd.advise` and by :func:`barbu_dd.analyze.table`."""
+    return cf.ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(os.getpid(), init, args),
+    )
+
+
+def _keep_job(job: BatchJob) -> None:
+    """Pool worker start-up: keep the job."""
     global _JOB
     _JOB = job
-    _worker_startup(parent)
 
 
 def _pool_task(chunk: list[_Payload]) -> list[_Outcome]:
@@ -474,10 +493,7 @@ class _PoolBackend:
 
     def __init__(self, job: BatchJob, workers: int) -> None:
         self.slots = workers
-        ctx = multiprocessing.get_context("spawn")
-        self.pool = cf.ProcessPoolExecutor(
-            workers, mp_context=ctx, initializer=_init_pool_worker, initargs=(job, os.getpid())
-        )
+        self.pool = _spawn_pool(workers, _keep_job, (job,))
 
     def submit(self, chunk: list[_Payload]) -> cf.Future[list[_Outcome]]:
         return self.pool.submit(_pool_task, chunk)
