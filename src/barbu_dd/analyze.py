@@ -60,6 +60,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal
 
+from .batch import _spawn_pool, _stop_pool, table_contracts
 from .cards import RANK_CHARS, SUIT_CHARS, Card, Rank, Seat, card_name, parse_card, parse_seat
 from .contracts import Game, Scale, contracts_of, find_contract, make_game, parse_variants
 from .deal import Deal, Trick
@@ -1161,8 +1162,6 @@ class _SeatPool:
     a seat, the most expensive contracts (those that hand out points) first."""
 
     def __init__(self, workers: int, tt_bytes: int) -> None:
-        from .batch import _spawn_pool
-
         self.pool = _spawn_pool(workers, _keep_solver, (tt_bytes,)) if workers > 1 else None
         self.futures: dict[str, list[cf.Future[tuple[Score | None, float]]]] = {}
 
@@ -1195,8 +1194,6 @@ class _SeatPool:
         tb: TracebackType | None,
     ) -> None:
         if self.pool is not None:
-            from .batch import _stop_pool
-
             _stop_pool(self.pool, abort=kind is not None)
 
 
@@ -1236,8 +1233,6 @@ def table(
     >>> t.row("no-last-two").scores, t.best_trump, t.best_trump_value
     ((-20, 0, 0, 0), 'S', 5)
     """
-    from .batch import table_contracts
-
     if dominoes not in ("best", "all"):
         raise ParseError(f"dominoes must be 'best' or 'all', got {dominoes!r}")
     if workers < 1:
