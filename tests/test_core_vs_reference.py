@@ -45,6 +45,7 @@ from reference import (
     ref_trick_values,
 )
 
+from barbu_dd import _core
 from barbu_dd.cards import Seat, Suit, card_name, parse_card
 from barbu_dd.contracts import Game, load_scale, make_game
 from barbu_dd.deal import Deal
@@ -662,3 +663,78 @@ def test_trump_plans(contract: str, rules: str) -> None:
             d = led
         for side in ([0, 2], [1, 3]):
             _check_side(d, game, side, i)
+
+
+# -- a lone seat that can avoid every trick left (the no-more-tricks test) ---------------
+
+
+def _low_seat(rng: random.Random, n: int) -> tuple[Deal, int]:
+    """A random ending in which one seat, not on lead, holds mostly the low cards of
+    its suits (swapped in from the other hands), so that it can often avoid every
+    trick left, and sometimes cannot by one card."""
+    d = random_ending(rng, n, bias=rng.choice((None, "short", "kh", "hearts")))
+    hands = list(d.masks)
+    seat = (int(d.leader) + rng.randrange(1, 4)) % 4
+    for card in [c for c in range(64) if hands[seat] >> c & 1]:
+        if rng.random() < 0.25:
+            continue
+        s = card >> 4
+        lower = [
+            (c, o) for o in range(4) if o != seat for c in range(16 * s, card) if hands[o] >> c & 1
+        ]
+        if lower:
+            c, o = min(lower)
+            hands[seat] ^= (1 << card) | (1 << c)
+            hands[o] ^= (1 << card) | (1 << c)
+    return Deal(hands, leader=d.leader), seat
+
+
+@pytest.mark.parametrize(
+    ("contract", "rules"), [("no-tricks", "classic"), ("no-tricks", "french"), ("salad", "french")]
+)
+def test_no_more_tricks_cut(contract: str, rules: str) -> None:
+    """Contracts where every trick costs: the search's cut-off that a lone seat, not
+    on lead, whose cards of each suit rank below the others' (its i-th lowest below
+    their i-th lowest) takes no more tricks fires, and every seat's value still
+    equals the reference (the Salad's K♥ duty included)."""
+    game = make_game(contract, rules=rules)
+    rng = random.Random(f"no-more-tricks:{contract}:{rules}")
+    solver = Solver(tt_bytes=1 << 16)
+    fired = 0
+    for _ in range(24):
+        d, seat = _low_seat(rng, rng.choice((3, 4, 4)))
+        want = ref_trick_values(d, game)
+        for s in (seat, (seat + 2) % 4):
+            got = solver.solve(d.copy(), game, seats=[s]).scores[s]
+            fired += solver._core.last_stats["null_cuts"]
+            assert got is not None and same(got, want[s]), (
+                f"{show(d, game)} seat {Seat(s).name}: solver {got}, reference {want[s]}"
+            )
+    assert fired > 0
+
+
+def _core_values(d: Deal, game: Game, cut: bool) -> list[int]:
+    """Each seat's value from the compiled core, with or without the cut-off."""
+    core = _core.Solver(1 << 20)
+    core.set_rules(
+        list(game.card_points),
+        list(game.trick_points),
+        heart_lead=game.heart_lead,
+        king_duty=game.king_duty,
+        no_more_tricks=cut,
+    )
+    return [core.value(list(d.masks), [], int(d.leader), 1 << s)[0] for s in range(4)]
+
+
+@pytest.mark.parametrize(("contract", "rules"), [("no-tricks", "classic"), ("salad", "french")])
+def test_no_more_tricks_cut_larger_endings(contract: str, rules: str) -> None:
+    """On endings too large for the reference, the search with the cut-off equals the
+    search without it (checked against the reference above and in the golden file):
+    the cards the cut-off reads keep the table's entries exact."""
+    game = make_game(contract, rules=rules)
+    rng = random.Random(f"no-more-tricks-large:{contract}")
+    for i in range(120):
+        n = rng.choice((4, 5, 6, 7))
+        d = _low_seat(rng, n)[0] if i % 2 else random_ending(rng, n)
+        with_cut, without = _core_values(d, game, True), _core_values(d, game, False)
+        assert with_cut == without, f"{show(d, game)}: {with_cut} with the cut, {without} without"

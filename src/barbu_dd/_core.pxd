@@ -18,6 +18,7 @@ cdef struct Rules:
     int qt_ok                 # quick tricks apply: every trick worth qt_value, no negative points
     int32_t qt_value          # the value of a trick when qt_ok
     int trump                 # trump suit 0..3, or -1 for none
+    int null_ok               # no trumps, additive: the lone seat's no-more-tricks test applies
     int heart_lead            # no heart lead while holding another suit
     int king_duty             # the K♥ holder must play it on a heart lead or first discard
     int trump_duties          # must trump / overtrump (classic Trumps)
@@ -50,6 +51,7 @@ cdef struct Stats:
     uint64_t cut_at[4][4]     # cut-offs by cards in trick and move index (3 = later)
     uint64_t allnodes[4]      # nodes where every move was searched
     uint64_t by_left[14]      # nodes by tricks left
+    uint64_t null_cuts        # cut-offs by the lone seat's no-more-tricks test
 
 
 cdef struct TTEntry:

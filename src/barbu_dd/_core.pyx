@@ -2104,6 +2104,50 @@ cdef int all_tricks_bound(const Pos* p, const Rules* r, int team, uint64_t* card
     return sum < p.tricks_left or (((p.side >> p.leader) & 1) == team and not lead_ok)
 
 
+cdef int null_safe(uint64_t mine, uint64_t others, uint64_t* rel) noexcept nogil:
+    """Whether a lone seat holding ``mine``, not on lead at a trick's start in a
+    contract without trumps, can avoid winning any trick from here, the other hands
+    holding ``others`` (a sufficient test).
+
+    Suit by suit: with the seat's cards of the suit ascending n1 < n2 < ... and the
+    others' cards together ascending o1 < o2 < ..., ni < oi for every i up to the
+    shorter count.  Whoever of the others leads, and whatever they play, the seat
+    answers a lead with its highest card below the card led, and the test still
+    holds after the trick; when void it discards its highest card of any suit, and
+    the test still holds; it never leads again.  Fewer cards among the others only
+    help the seat.  ``rel``: the cards the test read (the bottom of each suit up to
+    the seat's last card checked)."""
+    cdef uint64_t got = 0
+    cdef uint32_t m, o, x, b, seen
+    cdef int s, cn, co, need
+    rel[0] = 0
+    for s in range(4):
+        m = lane(mine, s)
+        o = lane(others, s)
+        if not m or not o:
+            continue
+        cn = __builtin_popcountll(<uint64_t>m)
+        co = __builtin_popcountll(<uint64_t>o)
+        need = cn if cn < co else co
+        x = m | o
+        cn = 0
+        co = 0
+        seen = 0
+        while cn < need:
+            b = x & (~x + 1)
+            x ^= b
+            seen |= b
+            if m & b:
+                if co > cn:
+                    return 0
+                cn += 1
+            else:
+                co += 1
+        got |= (<uint64_t>seen) << (16 * s)
+    rel[0] = got
+    return 1
+
+
 cdef inline int skip_equal(const Rules* r, int card, uint64_t failed, uint64_t acc) noexcept nogil:
     """Whether ``card`` may be skipped at a node where every move so far failed: an
     earlier card of its suit and score class failed (``failed``: the cards searched
@@ -2180,6 +2224,15 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         return 0
     if p.tricks_left == 1:
         return last_trick(c, rel) >= target
+    if p.ntrick == 0 and target <= 0 and r.null_ok and (p.side & (p.side - 1)) == 0:
+        # can the lone seat avoid every trick left?  Its future is then 0.
+        seat = __builtin_ctzll(<uint64_t>p.side)
+        if seat != p.leader and not (r.king_duty and (p.hand[seat] >> KH_CARD) & 1) \
+                and null_safe(p.hand[seat], (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
+                              & ~p.hand[seat], &qcards):
+            c.st.null_cuts += 1
+            rel[0] = qcards
+            return 1
     if p.ntrick == 0 and r.qt_ok and r.trump >= 0:
         # sure trump tricks of either team, whoever is on lead
         q = trump_tricks(p, r, 1, &qcards)
@@ -2380,11 +2433,13 @@ cdef class Solver:
 
     def set_rules(self, card_points, trick_points, *, int trump=-1, bint heart_lead=False,
                   bint king_duty=False, bint trump_duties=False, bint ravage=False,
-                  int ravage_penalty=0, object rules_id=None):
+                  int ravage_penalty=0, object rules_id=None, bint no_more_tricks=True):
         """Load a contract: 64 card points, 13 trick points (trick 1..13), the duties.
 
         Ravage City scores are counted in twelfths of a point (so that -36/k is whole).
         The table is cleared unless ``rules_id`` equals the previous call's.
+        ``no_more_tricks=False`` turns off the lone seat's no-more-tricks cut-off
+        (tests compare the search with and without it).
         """
         cdef Rules* r = &self.rules
         cdef int i, s, k, g = 0, cls, m
@@ -2405,6 +2460,12 @@ cdef class Solver:
             r.neg_suffix[i] = r.neg_suffix[i + 1] + (r.trick_points[i] if r.trick_points[i] < 0 else 0)
             r.pos_suffix[i] = r.pos_suffix[i + 1] + (r.trick_points[i] if r.trick_points[i] > 0 else 0)
         r.trump = trump
+        # the lone seat's no-more-tricks test: contracts without trumps where every
+        # trick costs (in the others it made the table's entries too specific: the
+        # test reads the bottom of every suit, where the searches it replaces stop
+        # at a point card's fall)
+        r.null_ok = no_more_tricks and trump < 0 and not ravage \
+            and all(t < 0 for t in trick_points)
         r.heart_lead = heart_lead
         r.king_duty = king_duty
         r.trump_duties = trump_duties and trump >= 0
@@ -2606,4 +2667,5 @@ cdef class Solver:
                 "tt_stores": self.last.tt_stores, "trick_nodes": self.last.trick_nodes,
                 "cut_at": [[self.last.cut_at[a][b] for b in range(4)] for a in range(4)],
                 "allnodes": [self.last.allnodes[a] for a in range(4)],
-                "by_left": [self.last.by_left[a] for a in range(14)]}
+                "by_left": [self.last.by_left[a] for a in range(14)],
+                "null_cuts": self.last.null_cuts}
