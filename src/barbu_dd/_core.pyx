@@ -1160,7 +1160,8 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
     The order: the TT hint; then the points the trick brings the mover's side by a
     guess at its outcome; then (leads in contracts where tricks are worth winning) a
     preference between suits; then the history heuristic where tricks are worth
-    winning, the highest card first where they cost; then a rank tie-break."""
+    winning (the lowest card first in classic Trumps), the highest card first where
+    they cost; then a rank tie-break."""
     cdef Pos* p = &c.p
     cdef const Rules* r = c.r
     cdef uint64_t legal = legal_mask(p, r, seat)
@@ -1247,7 +1248,12 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
                 score += <int64_t>bonus * (<int64_t>1 << 23)
                 if dlen >= 0:
                     score += <int64_t>(dlen - rk) * (<int64_t>1 << 23)
-            if r.positive:
+            if r.positive and r.trump_duties:
+                # classic Trumps (must trump and overtrump): the lowest card first
+                # instead of the history heuristic (Trumps deals 0-7 3.07 M -> 2.15 M
+                # nodes; bridge keeps DDS's weights and the history)
+                score += <int64_t>(12 - rk) << 16
+            elif r.positive:
                 score += (c.hist[seat][card] if c.hist[seat][card] < 65535 else 65535) * 64
             else:
                 # where tricks cost, every hand sheds its high cards first (the lone
