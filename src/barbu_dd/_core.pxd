@@ -15,6 +15,7 @@ cdef struct Rules:
     uint64_t special[4]       # per suit: ranks that always stay relevant (trump suit with duties)
     uint64_t point_cards      # the cards worth points
     int positive              # the contract hands out more than it takes (winning tricks is good)
+    int use_hist              # the move order uses the history heuristic (gen_moves)
     int qt_ok                 # quick tricks apply: every trick worth qt_value, no negative points
     int32_t qt_value          # the value of a trick when qt_ok
     int trump                 # trump suit 0..3, or -1 for none

@@ -1248,13 +1248,13 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
                 score += <int64_t>bonus * (<int64_t>1 << 23)
                 if dlen >= 0:
                     score += <int64_t>(dlen - rk) * (<int64_t>1 << 23)
-            if r.positive and r.trump_duties:
+            if r.use_hist:
+                score += (c.hist[seat][card] if c.hist[seat][card] < 65535 else 65535) * 64
+            elif r.positive:
                 # classic Trumps (must trump and overtrump): the lowest card first
                 # instead of the history heuristic (Trumps deals 0-7 3.07 M -> 2.15 M
                 # nodes; bridge keeps DDS's weights and the history)
                 score += <int64_t>(12 - rk) << 16
-            elif r.positive:
-                score += (c.hist[seat][card] if c.hist[seat][card] < 65535 else 65535) * 64
             else:
                 # where tricks cost, every hand sheds its high cards first (the lone
                 # seat gets rid of its winners, the others keep their low cards to
@@ -2315,7 +2315,8 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
             res = maxi
             acc = crel
             cut = moves[i]
-            c.hist[seat][cut] += p.tricks_left * p.tricks_left
+            if r.use_hist:
+                c.hist[seat][cut] += p.tricks_left * p.tricks_left
             c.st.cut_at[p.ntrick][i if i < 3 else 3] += 1
             break
         acc |= crel
@@ -2494,6 +2495,9 @@ cdef class Solver:
                 r.pos_suffix[i] = 0
         r.gcd = g if g > 0 else 1
         r.positive = (sum(card_points[i] for i in range(64) if (i & 15) < 13) + sum(trick_points)) > 0
+        # the move order reads (and the search keeps) the history heuristic only
+        # where tricks are worth winning and trumping is free (see gen_moves)
+        r.use_hist = r.positive and not r.trump_duties
         r.qt_ok = 0
         if not ravage and trick_points[0] > 0:
             r.qt_ok = 1
