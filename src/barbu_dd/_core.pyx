@@ -1161,7 +1161,8 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
     guess at its outcome; then (leads in contracts where tricks are worth winning) a
     preference between suits; then the history heuristic where tricks are worth
     winning (the lowest card first in classic Trumps), the highest card first where
-    they cost; then a rank tie-break."""
+    they cost (the others against a lone seat leading its suits first); then a rank
+    tie-break."""
     cdef Pos* p = &c.p
     cdef const Rules* r = c.r
     cdef uint64_t legal = legal_mask(p, r, seat)
@@ -1179,6 +1180,7 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
         and (p.side == 5 or p.side == 10)
     cdef int led_s = p.trick_card[0] >> 4 if p.ntrick > 0 else -1
     cdef int dw, use_dw, nt = r.trump < 0
+    cdef int rank_w, lone = __builtin_ctzll(<uint64_t>p.side) if p.side and not (p.side & (p.side - 1)) else -1
     tn = 14 - p.tricks_left
     sofar = r.trick_points[tn]
     for i in range(p.ntrick):
@@ -1260,7 +1262,13 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
                 # seat gets rid of its winners, the others keep their low cards to
                 # duck under it or to lead): far better here than the history
                 # heuristic, which it replaces (benchmarks/nodes.py 14.3 M -> 7.2 M)
-                score += <int64_t>rk << 22
+                rank_w = rk
+                if p.ntrick == 0 and not maxi and lone >= 0 and (p.hand[lone] & SUIT_MASK[s]):
+                    # the others lead the suits the lone seat holds first (where it
+                    # cannot discard): nodes of 20 ten-card endings, No Queens 25.3 M
+                    # -> 24.4 M, No Tricks 30.4 M -> 29.0 M
+                    rank_w += 16
+                score += <int64_t>rank_w << 22
             # tie-break: win cheaply when winning is worth it, else shed high cards
             if (v > 0) or (v == 0 and r.positive) or tie_seat == seat:
                 score += 12 - rk
