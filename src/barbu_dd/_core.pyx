@@ -1181,6 +1181,22 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
     cdef int led_s = p.trick_card[0] >> 4 if p.ntrick > 0 else -1
     cdef int dw, use_dw, nt = r.trump < 0
     cdef int rank_w, lone = __builtin_ctzll(<uint64_t>p.side) if p.side and not (p.side & (p.side - 1)) else -1
+    # one group of equal cards only (following with a sequence, say): nothing to order
+    if p.ntrick > 0 and (legal & ~SUIT_MASK[led_s]) == 0:
+        L = <uint32_t>((legal >> (16 * led_s)) & SUIT_BITS)
+        P = <uint32_t>((present >> (16 * led_s)) & SUIT_BITS)
+        rk = high_bit(<uint64_t>L)
+        low = __builtin_ctzll(<uint64_t>L)
+        if (P & ((<uint32_t>2 << rk) - (<uint32_t>1 << low))) == L:
+            card = 16 * led_s + low
+            i = r.card_class[16 * led_s + rk]
+            j = low
+            while j < rk and r.card_class[16 * led_s + j] == i:
+                j += 1
+            if j == rk:
+                moves[0] = 16 * led_s + rk
+                lows[0] = card
+                return 1
     tn = 14 - p.tricks_left
     sofar = r.trick_points[tn]
     for i in range(p.ntrick):
