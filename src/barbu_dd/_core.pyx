@@ -64,6 +64,7 @@ cdef extern from *:
 
 
 cdef enum:
+    BIG = 1 << 30         # beyond every score
     SUIT_BITS = 0x1FFF
     KH_CARD = 27          # 16 * hearts + king
     TT_WAYS = 128          # entries a bucket
@@ -2226,19 +2227,30 @@ cdef inline int qt_goal(const Pos* p, const Rules* r, int32_t target, int maxi,
     return 0 if 0 < q[0] <= p.tricks_left else -1
 
 
-cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
-    """1 if the side can score at least ``target`` from here (the current trick
-    included).  ``rel`` receives the cards whose ranks the answer depends on."""
+cdef inline int32_t qt_bound(const Pos* p, const Rules* r, int cres, int q) noexcept nogil:
+    """The bound that ``q`` sure tricks give (see qt_goal): for the maximising team
+    (``cres`` 1) at least ``q`` tricks' worth; for the other team at most the
+    points left but ``q`` tricks' worth."""
+    if cres:
+        return q * r.qt_value
+    return p.pts_pos + (p.tricks_left - q) * r.qt_value
+
+
+cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
+    """A bound on the side's score from here (the current trick included), tested
+    against ``target`` (fail-soft): a result ``v >= target`` means the side can
+    score at least ``v``; ``v < target`` that it cannot score more than ``v``.
+    ``rel`` receives the cards whose ranks the answer depends on."""
     cdef Pos* p = &c.p
     cdef const Rules* r = c.r
-    cdef int32_t lo, hi, got
+    cdef int32_t lo, hi, got, cv, best
     cdef Codes codes
     cdef uint64_t h = 0, crel, acc = 0, trel
     cdef TTEntry* e
     cdef TTEntry* bucket
     cdef uint32_t* btags
     cdef uint32_t tag, hits
-    cdef int use_tt = 0, res, cres, seat, n, i, g, maxi, hint = -1, cut = -1, s, q
+    cdef int use_tt = 0, cres, seat, n, i, g, maxi, hint = -1, cut = -1, s, q
     cdef uint64_t qcards
     cdef int moves[MAX_MOVES]
     cdef int lows[MAX_MOVES]
@@ -2249,19 +2261,19 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     rel[0] = 0
     if r.ravage:
         if p.tricks_left == 0:
-            return ravage_final(p, r) >= target
+            return ravage_final(p, r)
         ravage_bounds(p, r, &lo, &hi)
     else:
         if p.tricks_left == 0:
-            return 0 >= target
+            return 0
         lo = bound_lo(p, r)
         hi = bound_hi(p, r)
     if lo >= target:
-        return 1
+        return lo
     if hi < target:
-        return 0
+        return hi
     if p.tricks_left == 1:
-        return last_trick(c, rel) >= target
+        return last_trick(c, rel)
     if p.ntrick == 0 and target <= 0 and r.null_ok and (p.side & (p.side - 1)) == 0:
         # can the lone seat avoid every trick left?  Its future is then 0.
         seat = __builtin_ctzll(<uint64_t>p.side)
@@ -2270,35 +2282,39 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
                               & ~p.hand[seat], &qcards):
             c.st.null_cuts += 1
             rel[0] = qcards
-            return 1
+            return 0
     if p.ntrick == 0 and r.qt_ok and r.trump >= 0:
         # sure trump tricks of either team, whoever is on lead
         q = trump_tricks(p, r, 1, &qcards)
         if q and q * r.qt_value >= target:
             rel[0] = qcards
-            return 1
+            return q * r.qt_value
         q = trump_tricks(p, r, 0, &qcards)
         if q and (p.tricks_left - q) * r.qt_value + p.pts_pos < target:
             rel[0] = qcards
-            return 0
+            return (p.tricks_left - q) * r.qt_value + p.pts_pos
     if p.ntrick == 0 and r.qt_ok:
         cres = qt_goal(p, r, target, (p.side >> p.leader) & 1, &q)
-        if cres >= 0 and quick_tricks(p, r, q, &qcards) >= q:
-            rel[0] = qcards
-            return cres
+        if cres >= 0:
+            g = quick_tricks(p, r, q, &qcards)
+            if g >= q:
+                rel[0] = qcards
+                return qt_bound(p, r, cres, g)
         # one team needs every trick left: can it take them all?
         if target > p.pts_pos + (p.tricks_left - 1) * r.qt_value \
                 and all_tricks_bound(p, r, 1, &qcards):
             rel[0] = qcards
-            return 0
+            return p.pts_pos + (p.tricks_left - 1) * r.qt_value
         if target <= r.qt_value and all_tricks_bound(p, r, 0, &qcards):
             rel[0] = qcards
-            return 1
+            return r.qt_value
     if p.ntrick == 1 and r.qt_ok:
         cres = qt_goal(p, r, target, (p.side >> ((p.leader + 1) & 3)) & 1, &q)
-        if cres >= 0 and second_hand_tricks(p, r, q, &qcards) >= q:
-            rel[0] = qcards
-            return cres
+        if cres >= 0:
+            g = second_hand_tricks(p, r, q, &qcards)
+            if g >= q:
+                rel[0] = qcards
+                return qt_bound(p, r, cres, g)
     if p.ntrick == 0:
         use_tt = 1
         make_codes(p, r, &codes)
@@ -2317,13 +2333,13 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
                     c.st.tt_hits += 1
                     e.stamp = <uint32_t>c.st.nodes
                     rel[0] = region_cards(&codes, e.k, e.j)
-                    return e.lb >= target
+                    return e.lb if e.lb >= target else e.ub
                 if hint < 0 and e.best != 0xFFFF:
                     hint = card_from_rel(p, e.best)
     seat = (p.leader + p.ntrick) & 3
     maxi = (p.side >> seat) & 1
     n = gen_moves(c, seat, moves, lows, hint)
-    res = 0 if maxi else 1
+    best = -BIG if maxi else BIG
     memcpy(&saved, p, sizeof(Pos))
     for i in range(n):
         if i > 0 and skip_equal(r, moves[i], failed, acc):
@@ -2332,11 +2348,11 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
             c.st.trick_nodes += 1
         got = play_card(p, r, seat, moves[i])
         trel = p.trick_rel if p.ntrick == 0 else 0
-        cres = search(c, target - got, &crel)
+        cv = got + search(c, target - got, &crel)
         memcpy(p, &saved, sizeof(Pos))
         crel |= trel
-        if cres == maxi:
-            res = maxi
+        if (cv >= target) == maxi:
+            best = cv
             acc = crel
             cut = moves[i]
             if r.use_hist:
@@ -2345,6 +2361,11 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
             break
         acc |= crel
         failed |= (<uint64_t>1) << moves[i]
+        if maxi:
+            if cv > best:
+                best = cv
+        elif cv < best:
+            best = cv
     if cut < 0:
         c.st.allnodes[p.ntrick] += 1
         # every move was searched: a group of equal cards stands for all its members
@@ -2358,17 +2379,17 @@ cdef int search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
                     acc |= trel
     rel[0] = acc
     if use_tt:
-        if res:
-            tt_store(c, &codes, h, acc, target, hi, p.tricks_left, rel_of_card(p, cut))
+        if best >= target:
+            tt_store(c, &codes, h, acc, best, hi, p.tricks_left, rel_of_card(p, cut))
         else:
-            tt_store(c, &codes, h, acc, lo, target - 1, p.tricks_left, rel_of_card(p, cut))
-    return res
+            tt_store(c, &codes, h, acc, lo, best, p.tricks_left, rel_of_card(p, cut))
+    return best
 
 
 cdef int32_t solve_value(Ctx* c) noexcept nogil:
     """The exact value of the side: bisection over multiples of the scale's gcd
     (in negative contracts after a galloping search up from the lower bound)."""
-    cdef int32_t lo, hi, mid, g = c.r.gcd, step
+    cdef int32_t lo, hi, mid, g = c.r.gcd, step, v
     cdef uint64_t rel
     cdef Pos* p = &c.p
     if c.r.ravage:
@@ -2388,18 +2409,20 @@ cdef int32_t solve_value(Ctx* c) noexcept nogil:
         mid = lo + step
         if mid > hi:
             break
-        if search(c, mid, &rel):
-            lo = mid
+        v = search(c, mid, &rel)
+        if v >= mid:
+            lo = v
             step *= 2
         else:
-            hi = mid - g
+            hi = v
             break
     while lo < hi:
         mid = lo + ((hi - lo) // g + 1) // 2 * g
-        if search(c, mid, &rel):
-            lo = mid
+        v = search(c, mid, &rel)
+        if v >= mid:
+            lo = v
         else:
-            hi = mid - g
+            hi = v
     return lo
 
 
@@ -2660,7 +2683,7 @@ cdef class Solver:
         cdef uint64_t rel
         self._load(&c, hands, trick, leader, side, won)
         with nogil:
-            res = search(&c, target, &rel)
+            res = search(&c, target, &rel) >= target
         self.last = c.st
         return bool(res), c.st.nodes
 
