@@ -1162,8 +1162,8 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
     guess at its outcome; then (leads in contracts where tricks are worth winning) a
     preference between suits; then the history heuristic where tricks are worth
     winning (the lowest card first in classic Trumps), the highest card first where
-    they cost (the others against a lone seat leading its suits first); then a rank
-    tie-break."""
+    they cost (the others against a lone seat leading its suits first, the lone seat
+    discarding its point cards, then its shortest suit first); then a rank tie-break."""
     cdef Pos* p = &c.p
     cdef const Rules* r = c.r
     cdef uint64_t legal = legal_mask(p, r, seat)
@@ -1285,6 +1285,13 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
                     # cannot discard): nodes of 20 ten-card endings, No Queens 25.3 M
                     # -> 24.4 M, No Tricks 30.4 M -> 29.0 M
                     rank_w += 16
+                elif maxi and lone >= 0 and p.ntrick > 0 and s != led_s:
+                    # the lone seat discards its point cards first, then from its
+                    # shortest suit (20 ten-card endings: No Queens 24.4 M -> 19.0 M,
+                    # No Tricks 28.7 M -> 26.9 M nodes)
+                    rank_w += 16 * (14 - __builtin_popcountll(p.hand[seat] & SUIT_MASK[s]))
+                    if r.card_points[card] < 0:
+                        rank_w += 256
                 score += <int64_t>rank_w << 22
             # tie-break: win cheaply when winning is worth it, else shed high cards
             if (v > 0) or (v == 0 and r.positive) or tie_seat == seat:
