@@ -690,13 +690,21 @@ def _low_seat(rng: random.Random, n: int) -> tuple[Deal, int]:
 
 
 @pytest.mark.parametrize(
-    ("contract", "rules"), [("no-tricks", "classic"), ("no-tricks", "french"), ("salad", "french")]
+    ("contract", "rules"),
+    [
+        ("no-tricks", "classic"),
+        ("no-tricks", "french"),
+        ("salad", "french"),
+        ("barbu", "classic"),
+        ("barbu", "french"),
+        ("no-last-two", "classic"),
+    ],
 )
 def test_no_more_tricks_cut(contract: str, rules: str) -> None:
-    """Contracts where every trick costs: the search's cut-off that a lone seat, not
-    on lead, whose cards of each suit rank below the others' (its i-th lowest below
-    their i-th lowest) takes no more tricks fires, and every seat's value still
-    equals the reference (the Salad's K♥ duty included)."""
+    """Contracts where every trick costs or one card carries the points: the search's
+    cut-off that a lone seat, not on lead, whose cards of each suit rank below the
+    others' (its i-th lowest below their i-th lowest) takes no more tricks fires, and
+    every seat's value still equals the reference (the K♥ duties included)."""
     game = make_game(contract, rules=rules)
     rng = random.Random(f"no-more-tricks:{contract}:{rules}")
     solver = Solver(tt_bytes=1 << 16)
@@ -726,7 +734,10 @@ def _core_values(d: Deal, game: Game, cut: bool) -> list[int]:
     return [core.value(list(d.masks), [], int(d.leader), 1 << s)[0] for s in range(4)]
 
 
-@pytest.mark.parametrize(("contract", "rules"), [("no-tricks", "classic"), ("salad", "french")])
+@pytest.mark.parametrize(
+    ("contract", "rules"),
+    [("no-tricks", "classic"), ("salad", "french"), ("barbu", "classic"), ("no-last-two", "classic")],
+)
 def test_no_more_tricks_cut_larger_endings(contract: str, rules: str) -> None:
     """On endings too large for the reference, the search with the cut-off equals the
     search without it (checked against the reference above and in the golden file):
