@@ -736,7 +736,12 @@ def _core_values(d: Deal, game: Game, cut: bool) -> list[int]:
 
 @pytest.mark.parametrize(
     ("contract", "rules"),
-    [("no-tricks", "classic"), ("salad", "french"), ("barbu", "classic"), ("no-last-two", "classic")],
+    [
+        ("no-tricks", "classic"),
+        ("salad", "french"),
+        ("barbu", "classic"),
+        ("no-last-two", "classic"),
+    ],
 )
 def test_no_more_tricks_cut_larger_endings(contract: str, rules: str) -> None:
     """On endings too large for the reference, the search with the cut-off equals the
