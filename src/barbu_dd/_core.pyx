@@ -1181,7 +1181,7 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
         and (p.side == 5 or p.side == 10)
     cdef int led_s = p.trick_card[0] >> 4 if p.ntrick > 0 else -1
     cdef int dw, use_dw, nt = r.trump < 0
-    cdef int rank_w, lone = __builtin_ctzll(<uint64_t>p.side) if p.side and not (p.side & (p.side - 1)) else -1
+    cdef int rank_w, suit_w, shed_points, lone = __builtin_ctzll(<uint64_t>p.side) if p.side and not (p.side & (p.side - 1)) else -1
     # one group of equal cards only (following with a sequence, say): nothing to order
     if p.ntrick > 0 and (legal & ~SUIT_MASK[led_s]) == 0:
         L = <uint32_t>((legal >> (16 * led_s)) & SUIT_BITS)
@@ -1217,6 +1217,21 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
                     bonus = lead_bonus(p, seat, hold)
         elif r.positive and r.trump < 0 and s != (p.trick_card[0] >> 4):
             dlen = discard_weight(p, seat, s)
+        # where tricks cost, against a lone seat (see below): the suit's weight
+        suit_w = 0
+        shed_points = 0
+        if not r.positive and lone >= 0:
+            if p.ntrick == 0 and seat != lone and (p.hand[lone] & SUIT_MASK[s]):
+                # the others lead the suits the lone seat holds first (where it
+                # cannot discard): nodes of 20 ten-card endings, No Queens 25.3 M
+                # -> 24.4 M, No Tricks 30.4 M -> 29.0 M
+                suit_w = 16
+            elif p.ntrick > 0 and seat == lone and s != led_s:
+                # the lone seat discards its point cards first, then from its
+                # shortest suit (20 ten-card endings: No Queens 24.4 M -> 19.0 M,
+                # No Tricks 28.7 M -> 26.9 M nodes)
+                suit_w = 16 * (14 - __builtin_popcountll(p.hand[seat] & SUIT_MASK[s]))
+                shed_points = 1
         prev = -1
         while L:
             rk = high_bit(<uint64_t>L)
@@ -1279,19 +1294,9 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
                 # seat gets rid of its winners, the others keep their low cards to
                 # duck under it or to lead): far better here than the history
                 # heuristic, which it replaces (benchmarks/nodes.py 14.3 M -> 7.2 M)
-                rank_w = rk
-                if p.ntrick == 0 and not maxi and lone >= 0 and (p.hand[lone] & SUIT_MASK[s]):
-                    # the others lead the suits the lone seat holds first (where it
-                    # cannot discard): nodes of 20 ten-card endings, No Queens 25.3 M
-                    # -> 24.4 M, No Tricks 30.4 M -> 29.0 M
-                    rank_w += 16
-                elif maxi and lone >= 0 and p.ntrick > 0 and s != led_s:
-                    # the lone seat discards its point cards first, then from its
-                    # shortest suit (20 ten-card endings: No Queens 24.4 M -> 19.0 M,
-                    # No Tricks 28.7 M -> 26.9 M nodes)
-                    rank_w += 16 * (14 - __builtin_popcountll(p.hand[seat] & SUIT_MASK[s]))
-                    if r.card_points[card] < 0:
-                        rank_w += 256
+                rank_w = rk + suit_w
+                if shed_points and r.card_points[card] < 0:
+                    rank_w += 256
                 score += <int64_t>rank_w << 22
             # tie-break: win cheaply when winning is worth it, else shed high cards
             if (v > 0) or (v == 0 and r.positive) or tie_seat == seat:
@@ -2257,7 +2262,7 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     cdef TTEntry* bucket
     cdef uint32_t* btags
     cdef uint32_t tag, hits
-    cdef int use_tt = 0, cres, seat, n, i, g, maxi, hint = -1, cut = -1, s, q
+    cdef int use_tt = 0, cres, seat, n, i, g, maxi, hint = -1, cut = -1, s, q, sure
     cdef uint64_t qcards
     cdef int moves[MAX_MOVES]
     cdef int lows[MAX_MOVES]
@@ -2293,35 +2298,34 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     if p.ntrick == 0 and r.qt_ok and r.trump >= 0:
         # sure trump tricks of either team, whoever is on lead
         q = trump_tricks(p, r, 1, &qcards)
-        if q and q * r.qt_value >= target:
+        if q and qt_bound(p, r, 1, q) >= target:
             rel[0] = qcards
-            return q * r.qt_value
+            return qt_bound(p, r, 1, q)
         q = trump_tricks(p, r, 0, &qcards)
-        if q and (p.tricks_left - q) * r.qt_value + p.pts_pos < target:
+        if q and qt_bound(p, r, 0, q) < target:
             rel[0] = qcards
-            return (p.tricks_left - q) * r.qt_value + p.pts_pos
+            return qt_bound(p, r, 0, q)
     if p.ntrick == 0 and r.qt_ok:
         cres = qt_goal(p, r, target, (p.side >> p.leader) & 1, &q)
         if cres >= 0:
-            g = quick_tricks(p, r, q, &qcards)
-            if g >= q:
+            sure = quick_tricks(p, r, q, &qcards)
+            if sure >= q:
                 rel[0] = qcards
-                return qt_bound(p, r, cres, g)
+                return qt_bound(p, r, cres, sure)
         # one team needs every trick left: can it take them all?
-        if target > p.pts_pos + (p.tricks_left - 1) * r.qt_value \
-                and all_tricks_bound(p, r, 1, &qcards):
+        if target > qt_bound(p, r, 0, 1) and all_tricks_bound(p, r, 1, &qcards):
             rel[0] = qcards
-            return p.pts_pos + (p.tricks_left - 1) * r.qt_value
-        if target <= r.qt_value and all_tricks_bound(p, r, 0, &qcards):
+            return qt_bound(p, r, 0, 1)
+        if target <= qt_bound(p, r, 1, 1) and all_tricks_bound(p, r, 0, &qcards):
             rel[0] = qcards
-            return r.qt_value
+            return qt_bound(p, r, 1, 1)
     if p.ntrick == 1 and r.qt_ok:
         cres = qt_goal(p, r, target, (p.side >> ((p.leader + 1) & 3)) & 1, &q)
         if cres >= 0:
-            g = second_hand_tricks(p, r, q, &qcards)
-            if g >= q:
+            sure = second_hand_tricks(p, r, q, &qcards)
+            if sure >= q:
                 rel[0] = qcards
-                return qt_bound(p, r, cres, g)
+                return qt_bound(p, r, cres, sure)
     if p.ntrick == 0:
         use_tt = 1
         make_codes(p, r, &codes)
