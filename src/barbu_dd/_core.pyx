@@ -65,6 +65,8 @@ cdef extern from *:
 
 cdef enum:
     BIG = 1 << 30         # beyond every score
+    ROUNDS_LEFT = 9       # budgeted rounds at the others' leads with this many tricks left or more
+    ROUNDS_BUDGET = 1000  # the first round's node budget of each move (then 8 times more a round)
     SUIT_BITS = 0x1FFF
     KH_CARD = 27          # 16 * hearts + king
     TT_WAYS = 128          # entries a bucket
@@ -121,6 +123,8 @@ cdef struct Ctx:
     uint32_t gen        # current generation of the table
     Stats st            # counters
     int64_t hist[4][64] # history heuristic: cut-offs by seat and card
+    uint64_t abort_at   # node count at which a budgeted search gives up (0: never)
+    int aborted         # the search gave up: its result means nothing
 
 
 # -- small helpers ----------------------------------------------------------------
@@ -2266,11 +2270,17 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     cdef uint64_t qcards
     cdef int moves[MAX_MOVES]
     cdef int lows[MAX_MOVES]
-    cdef uint64_t failed = 0
+    cdef uint64_t failed = 0, budget
+    cdef uint32_t undecided
+    cdef int rounds
     cdef Pos saved
     c.st.nodes += 1
     c.st.by_left[p.tricks_left] += 1
     rel[0] = 0
+    if c.abort_at and c.st.nodes >= c.abort_at:
+        # a budgeted search ran out (see the rounds below): give up
+        c.aborted = 1
+        return 0
     if r.ravage:
         if p.tricks_left == 0:
             return ravage_final(p, r)
@@ -2352,31 +2362,62 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     n = gen_moves(c, seat, moves, lows, hint)
     best = -BIG if maxi else BIG
     memcpy(&saved, p, sizeof(Pos))
-    for i in range(n):
-        if i > 0 and skip_equal(r, moves[i], failed, acc):
-            continue
-        if p.ntrick == 3:
-            c.st.trick_nodes += 1
-        got = play_card(p, r, seat, moves[i])
-        trel = p.trick_rel if p.ntrick == 0 else 0
-        cv = got + search(c, target - got, &crel)
-        memcpy(p, &saved, sizeof(Pos))
-        crel |= trel
-        if (cv >= target) == maxi:
-            best = cv
-            acc = crel
-            cut = moves[i]
-            if r.use_hist:
-                c.hist[seat][cut] += p.tricks_left * p.tricks_left
-            c.st.cut_at[p.ntrick][i if i < 3 else 3] += 1
-            break
-        acc |= crel
-        failed |= (<uint64_t>1) << moves[i]
-        if maxi:
-            if cv > best:
+    # Where the side not maximising leads with many tricks left in a negative
+    # contract (the others against a lone seat), its first lead
+    # tried is often not its best, and a failing lead costs a large subtree.  Such
+    # a node searches its moves in rounds instead: each move with a node budget,
+    # eight times larger each round, until one proves a cut-off or every move has
+    # failed; a move whose search ran out of budget is searched again in the next
+    # round (what it proved meanwhile stays in the table).  The last rounds have no
+    # budget.  Inside a budgeted search there are no further rounds.
+    rounds = p.ntrick == 0 and not maxi and not r.positive and p.tricks_left >= ROUNDS_LEFT \
+        and c.abort_at == 0 and n > 1
+    undecided = ((<uint32_t>1) << n) - 1
+    budget = ROUNDS_BUDGET if rounds else 0
+    while True:
+        for i in range(n):
+            if not (undecided >> i) & 1:
+                continue
+            if i > 0 and skip_equal(r, moves[i], failed, acc):
+                undecided &= ~((<uint32_t>1) << i)
+                continue
+            if p.ntrick == 3:
+                c.st.trick_nodes += 1
+            got = play_card(p, r, seat, moves[i])
+            trel = p.trick_rel if p.ntrick == 0 else 0
+            if budget:
+                c.abort_at = c.st.nodes + budget
+            cv = got + search(c, target - got, &crel)
+            memcpy(p, &saved, sizeof(Pos))
+            if rounds:
+                c.abort_at = 0
+            if c.aborted:
+                if not rounds:
+                    return 0    # out of budget: nothing proved, nothing stored
+                c.aborted = 0
+                continue
+            undecided &= ~((<uint32_t>1) << i)
+            crel |= trel
+            if (cv >= target) == maxi:
                 best = cv
-        elif cv < best:
-            best = cv
+                acc = crel
+                cut = moves[i]
+                if r.use_hist:
+                    c.hist[seat][cut] += p.tricks_left * p.tricks_left
+                c.st.cut_at[p.ntrick][i if i < 3 else 3] += 1
+                break
+            acc |= crel
+            failed |= (<uint64_t>1) << moves[i]
+            if maxi:
+                if cv > best:
+                    best = cv
+            elif cv < best:
+                best = cv
+        if cut >= 0 or not undecided:
+            break
+        budget <<= 3
+        if budget > (<uint64_t>1 << 40):
+            budget = 0
     if cut < 0:
         c.st.allnodes[p.ntrick] += 1
         # every move was searched: a group of equal cards stands for all its members
@@ -2701,6 +2742,20 @@ cdef class Solver:
             res = search(&c, target, &rel) >= target
         self.last = c.st
         return bool(res), c.st.nodes
+
+    def probe(self, hands, trick, int leader, int side, int target, won=None):
+        """One null-window probe at ``target``: ``(bound, nodes)``, the fail-soft
+        bound that search proved (``bound >= target``: the side scores at least
+        ``bound``; otherwise at most ``bound``).  For profiling the probes of a
+        solve (benchmarks/probes.py)."""
+        cdef Ctx c
+        cdef int32_t v
+        cdef uint64_t rel
+        self._load(&c, hands, trick, leader, side, won)
+        with nogil:
+            v = search(&c, target, &rel)
+        self.last = c.st
+        return int(v), c.st.nodes
 
     def legal(self, hands, trick, int leader):
         """The mask of legal cards of the seat to move."""
