@@ -29,7 +29,7 @@ CONTRACTS = [
 @pytest.mark.parametrize(("contract", "rules", "trump"), CONTRACTS, ids=[c[0] for c in CONTRACTS])
 def test_solve_one_seat(benchmark, contract: str, rules: str, trump: str | None) -> None:  # type: ignore[no-untyped-def]
     game = make_game(contract, rules=rules, trump=trump)
-    solver = Solver(tt_bytes=64 << 20)
+    solver = Solver()  # the default table (256 MiB)
     deals = itertools.cycle(BENCH_DEALS)
     results = []
 

@@ -49,7 +49,7 @@ def main() -> None:
     ap.add_argument("--bridge", action="store_true")
     args = ap.parse_args()
     deals = BENCH_DEALS[: args.deals]
-    solver = Solver(tt_bytes=64 << 20)
+    solver = Solver()  # the default table (256 MiB)
     for name in [c for c in args.contracts.split(",") if c]:
         rules, trump = CONTRACTS[name]
         game = make_game(name, rules=rules, trump=trump)

@@ -2508,7 +2508,7 @@ cdef class Solver:
     cdef readonly size_t tt_entries
     cdef readonly object rules_id
 
-    def __cinit__(self, size_t tt_bytes=128 * 1024 * 1024):
+    def __cinit__(self, size_t tt_bytes=256 * 1024 * 1024):
         cdef size_t buckets = 1
         if tt_bytes < 64 * 1024:
             tt_bytes = 64 * 1024

@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 Score = int | float
-DEFAULT_TT_BYTES = 128 * 1024 * 1024
+DEFAULT_TT_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -215,7 +215,7 @@ def _to_score(v: int, game: Game) -> Score:
 class Solver:
     """A reusable solver: its transposition table stays warm across calls.
 
-    ``tt_bytes`` bounds the table (default 128 MiB).
+    ``tt_bytes`` bounds the table (default 256 MiB).
 
     >>> s = Solver(tt_bytes=1 << 20)
     >>> s.solve("N:A... 2... 3... 4...", "no-tricks", declarer="N").scores
