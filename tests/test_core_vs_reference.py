@@ -754,3 +754,69 @@ def test_no_more_tricks_cut_larger_endings(contract: str, rules: str) -> None:
         d = _low_seat(rng, n)[0] if i % 2 else random_ending(rng, n)
         with_cut, without = _core_values(d, game, True), _core_values(d, game, False)
         assert with_cut == without, f"{show(d, game)}: {with_cut} with the cut, {without} without"
+
+
+def _rounds_values(d: Deal, game: Game, rounds: bool) -> tuple[list[int], int]:
+    """Each seat's value from the compiled core with or without the budgeted rounds,
+    and how many nodes searched their moves in rounds."""
+    core = _core.Solver(1 << 22)
+    core.set_rules(
+        list(game.card_points),
+        list(game.trick_points),
+        heart_lead=game.heart_lead,
+        king_duty=game.king_duty,
+        rounds=rounds,
+    )
+    values, fired = [], 0
+    for s in range(4):
+        values.append(core.value(list(d.masks), [], int(d.leader), 1 << s)[0])
+        fired += core.last_stats["rounds"]
+    return values, fired
+
+
+@pytest.mark.parametrize(
+    ("contract", "rules"),
+    [
+        ("no-tricks", "classic"),
+        ("no-hearts", "classic"),
+        ("no-queens", "classic"),
+        ("barbu", "classic"),
+        ("no-last-two", "classic"),
+        ("salad", "french"),
+    ],
+)
+def test_budgeted_rounds(contract: str, rules: str) -> None:
+    """The budgeted rounds at the others' leads (9 or more tricks left; a search out
+    of budget stores nothing and is searched again) change no value: 9-card endings,
+    every seat, with the rounds and without (the search without them is checked
+    against the reference above)."""
+    game = make_game(contract, rules=rules)
+    rng = random.Random(f"rounds:{contract}")
+    fired = 0
+    for _ in range(4):
+        d = random_ending(rng, 9)
+        with_rounds, n = _rounds_values(d, game, True)
+        without = _rounds_values(d, game, False)[0]
+        fired += n
+        assert with_rounds == without, f"{show(d, game)}: {with_rounds} with, {without} without"
+    assert fired > 0
+
+
+def test_probe_bounds() -> None:
+    """``probe`` returns a fail-soft bound: at or above the target, the value is at
+    least the bound; below it, at most the bound."""
+    game = make_game("salad", rules="french")
+    rng = random.Random("probe-bounds")
+    core = _core.Solver(1 << 22)
+    core.set_rules(list(game.card_points), list(game.trick_points), heart_lead=game.heart_lead)
+    for _ in range(6):
+        d = random_ending(rng, 6)
+        hands, leader = list(d.masks), int(d.leader)
+        value = core.value(hands, [], leader, 1)[0]
+        for target in (value - 40, value - 10, value, value + 10, value + 40):
+            bound, nodes = core.probe(hands, [], leader, 1, target)
+            assert nodes > 0
+            if bound >= target:
+                assert value >= target and value >= bound, (show(d, game), target, bound, value)
+            else:
+                assert value < target and value <= bound, (show(d, game), target, bound, value)

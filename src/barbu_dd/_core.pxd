@@ -20,6 +20,7 @@ cdef struct Rules:
     int32_t qt_value          # the value of a trick when qt_ok
     int trump                 # trump suit 0..3, or -1 for none
     int null_ok               # no trumps, additive: the lone seat's no-more-tricks test applies
+    int rounds_ok             # budgeted rounds at the others' early leads (not positive)
     int heart_lead            # no heart lead while holding another suit
     int king_duty             # the K♥ holder must play it on a heart lead or first discard
     int trump_duties          # must trump / overtrump (classic Trumps)
@@ -53,6 +54,7 @@ cdef struct Stats:
     uint64_t allnodes[4]      # nodes where every move was searched
     uint64_t by_left[14]      # nodes by tricks left
     uint64_t null_cuts        # cut-offs by the lone seat's no-more-tricks test
+    uint64_t rounds           # nodes searched in budgeted rounds
 
 
 cdef struct TTEntry:

@@ -2370,8 +2370,10 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     # failed; a move whose search ran out of budget is searched again in the next
     # round (what it proved meanwhile stays in the table).  The last rounds have no
     # budget.  Inside a budgeted search there are no further rounds.
-    rounds = p.ntrick == 0 and not maxi and not r.positive and p.tricks_left >= ROUNDS_LEFT \
+    rounds = r.rounds_ok and p.ntrick == 0 and not maxi and p.tricks_left >= ROUNDS_LEFT \
         and c.abort_at == 0 and n > 1
+    if rounds:
+        c.st.rounds += 1
     undecided = ((<uint32_t>1) << n) - 1
     budget = ROUNDS_BUDGET if rounds else 0
     while True:
@@ -2547,13 +2549,15 @@ cdef class Solver:
 
     def set_rules(self, card_points, trick_points, *, int trump=-1, bint heart_lead=False,
                   bint king_duty=False, bint trump_duties=False, bint ravage=False,
-                  int ravage_penalty=0, object rules_id=None, bint no_more_tricks=True):
+                  int ravage_penalty=0, object rules_id=None, bint no_more_tricks=True,
+                  bint rounds=True):
         """Load a contract: 64 card points, 13 trick points (trick 1..13), the duties.
 
         Ravage City scores are counted in twelfths of a point (so that -36/k is whole).
         The table is cleared unless ``rules_id`` equals the previous call's.
-        ``no_more_tricks=False`` turns off the lone seat's no-more-tricks cut-off
-        (tests compare the search with and without it).
+        ``no_more_tricks=False`` turns off the lone seat's no-more-tricks cut-off,
+        ``rounds=False`` the budgeted rounds (tests compare the search with and
+        without them).
         """
         cdef Rules* r = &self.rules
         cdef int i, s, k, g = 0, cls, m
@@ -2598,6 +2602,7 @@ cdef class Solver:
                 r.pos_suffix[i] = 0
         r.gcd = g if g > 0 else 1
         r.positive = (sum(card_points[i] for i in range(64) if (i & 15) < 13) + sum(trick_points)) > 0
+        r.rounds_ok = rounds and not r.positive
         # the move order reads (and the search keeps) the history heuristic only
         # where tricks are worth winning and trumping is free (see gen_moves)
         r.use_hist = r.positive and not r.trump_duties
@@ -2802,4 +2807,4 @@ cdef class Solver:
                 "cut_at": [[self.last.cut_at[a][b] for b in range(4)] for a in range(4)],
                 "allnodes": [self.last.allnodes[a] for a in range(4)],
                 "by_left": [self.last.by_left[a] for a in range(14)],
-                "null_cuts": self.last.null_cuts}
+                "null_cuts": self.last.null_cuts, "rounds": self.last.rounds}
