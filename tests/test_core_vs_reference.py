@@ -721,17 +721,30 @@ def test_no_more_tricks_cut(contract: str, rules: str) -> None:
     assert fired > 0
 
 
-def _core_values(d: Deal, game: Game, cut: bool) -> list[int]:
-    """Each seat's value from the compiled core, with or without the cut-off."""
-    core = _core.Solver(1 << 20)
+def _seat_values(
+    d: Deal, game: Game, *, tt_bytes: int = 1 << 20, **parts: bool
+) -> tuple[list[int], int]:
+    """Each seat's value from the compiled core, with its optional parts set by
+    ``parts`` (``no_more_tricks``, ``rounds``), and how many nodes searched their
+    moves in budgeted rounds."""
+    core = _core.Solver(tt_bytes)
     core.set_rules(
         list(game.card_points),
         list(game.trick_points),
         heart_lead=game.heart_lead,
         king_duty=game.king_duty,
-        no_more_tricks=cut,
+        **parts,
     )
-    return [core.value(list(d.masks), [], int(d.leader), 1 << s)[0] for s in range(4)]
+    values, rounds = [], 0
+    for s in range(4):
+        values.append(core.value(list(d.masks), [], int(d.leader), 1 << s)[0])
+        rounds += core.last_stats["rounds"]
+    return values, rounds
+
+
+def _core_values(d: Deal, game: Game, cut: bool) -> list[int]:
+    """Each seat's value from the compiled core, with or without the cut-off."""
+    return _seat_values(d, game, no_more_tricks=cut)[0]
 
 
 @pytest.mark.parametrize(
@@ -757,21 +770,9 @@ def test_no_more_tricks_cut_larger_endings(contract: str, rules: str) -> None:
 
 
 def _rounds_values(d: Deal, game: Game, rounds: bool) -> tuple[list[int], int]:
-    """Each seat's value from the compiled core with or without the budgeted rounds,
-    and how many nodes searched their moves in rounds."""
-    core = _core.Solver(1 << 22)
-    core.set_rules(
-        list(game.card_points),
-        list(game.trick_points),
-        heart_lead=game.heart_lead,
-        king_duty=game.king_duty,
-        rounds=rounds,
-    )
-    values, fired = [], 0
-    for s in range(4):
-        values.append(core.value(list(d.masks), [], int(d.leader), 1 << s)[0])
-        fired += core.last_stats["rounds"]
-    return values, fired
+    """Each seat's value with or without the budgeted rounds, and how many nodes
+    searched their moves in rounds."""
+    return _seat_values(d, game, tt_bytes=1 << 22, rounds=rounds)
 
 
 @pytest.mark.parametrize(

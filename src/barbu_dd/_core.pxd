@@ -54,7 +54,7 @@ cdef struct Stats:
     uint64_t allnodes[4]      # nodes where every move was searched
     uint64_t by_left[14]      # nodes by tricks left
     uint64_t null_cuts        # cut-offs by the lone seat's no-more-tricks test
-    uint64_t rounds           # nodes searched in budgeted rounds
+    uint64_t rounds           # nodes that searched their moves in budgeted rounds
 
 
 cdef struct TTEntry:

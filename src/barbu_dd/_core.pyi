@@ -1,0 +1,66 @@
+"""Type stubs of the compiled trick search (see _core.pyx)."""
+
+from collections.abc import Sequence
+from typing import Any
+
+_Won = Sequence[Sequence[int]] | None
+
+class Solver:
+    tt_entries: int
+    tt_bytes: int
+    rules_id: object
+    def __init__(self, tt_bytes: int = ...) -> None: ...
+    def clear(self) -> None: ...
+    def set_rules(
+        self,
+        card_points: Sequence[int],
+        trick_points: Sequence[int],
+        *,
+        trump: int = ...,
+        heart_lead: bool = ...,
+        king_duty: bool = ...,
+        trump_duties: bool = ...,
+        ravage: bool = ...,
+        ravage_penalty: int = ...,
+        rules_id: object = ...,
+        no_more_tricks: bool = ...,
+        rounds: bool = ...,
+    ) -> None: ...
+    def value(
+        self, hands: Sequence[int], trick: Sequence[int], leader: int, side: int, won: _Won = ...
+    ) -> tuple[int, int, int]: ...
+    def value_after(
+        self,
+        hands: Sequence[int],
+        trick: Sequence[int],
+        leader: int,
+        side: int,
+        card: int,
+        won: _Won = ...,
+    ) -> tuple[int, int]: ...
+    def test(
+        self,
+        hands: Sequence[int],
+        trick: Sequence[int],
+        leader: int,
+        side: int,
+        target: int,
+        won: _Won = ...,
+    ) -> tuple[bool, int]: ...
+    def probe(
+        self,
+        hands: Sequence[int],
+        trick: Sequence[int],
+        leader: int,
+        side: int,
+        target: int,
+        won: _Won = ...,
+    ) -> tuple[int, int]: ...
+    def legal(self, hands: Sequence[int], trick: Sequence[int], leader: int) -> int: ...
+    def groups(
+        self, hands: Sequence[int], trick: Sequence[int], leader: int
+    ) -> list[list[int]]: ...
+    @property
+    def gcd(self) -> int: ...
+    @property
+    def last_stats(self) -> dict[str, Any]: ...
