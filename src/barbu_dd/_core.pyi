@@ -38,15 +38,6 @@ class Solver:
         card: int,
         won: _Won = ...,
     ) -> tuple[int, int]: ...
-    def test(
-        self,
-        hands: Sequence[int],
-        trick: Sequence[int],
-        leader: int,
-        side: int,
-        target: int,
-        won: _Won = ...,
-    ) -> tuple[bool, int]: ...
     def probe(
         self,
         hands: Sequence[int],

@@ -2738,22 +2738,12 @@ cdef class Solver:
         self.last = c.st
         return v, c.st.nodes
 
-    def test(self, hands, trick, int leader, int side, int target, won=None):
-        """Whether ``side`` can score at least ``target``.  Returns ``(bool, nodes)``."""
-        cdef Ctx c
-        cdef int res
-        cdef uint64_t rel
-        self._load(&c, hands, trick, leader, side, won)
-        with nogil:
-            res = search(&c, target, &rel) >= target
-        self.last = c.st
-        return bool(res), c.st.nodes
-
     def probe(self, hands, trick, int leader, int side, int target, won=None):
         """One null-window probe at ``target``: ``(bound, nodes)``, the fail-soft
         bound that search proved (``bound >= target``: the side scores at least
-        ``bound``; otherwise at most ``bound``).  For profiling the probes of a
-        solve (benchmarks/probes.py)."""
+        ``bound``; otherwise at most ``bound``).  ``bound >= target`` answers
+        whether the side can score at least ``target``; benchmarks/probes.py
+        profiles the probes of a solve with it."""
         cdef Ctx c
         cdef int32_t v
         cdef uint64_t rel
