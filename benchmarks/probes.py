@@ -3,12 +3,13 @@
 ``PYTHONPATH=src python benchmarks/probes.py no-tricks:1 no-queens:4 [--tt-mib 128]``
 
 A solve is a sequence of probes "can the seat score at least t?" (the galloping
-search up from the lower bound, then bisection, as in the core's ``solve_value``);
-each returns the bound it proved.  The value needs two proofs, one that the seat
-reaches it and one that it cannot score more, and this shows what each costs: in
-No Tricks, for example, the proof that the others can force the seat to take its
-tricks can cost ten times the other.  Deals are those of ``benchmarks/deals.py``,
-North alone and on lead (Trumps: spades), one cold table a solve.
+search up from the lower bound, then bisection: the core's ``solve_value``, which
+logs them in ``last_stats["probes"]``); each returns the bound it proved.  The
+value needs two proofs, one that the seat reaches it and one that it cannot score
+more, and this shows what each costs: in No Tricks, for example, the proof that the
+others can force the seat to take its tricks can cost ten times the other.  Deals
+are those of ``benchmarks/deals.py``, North alone and on lead (Trumps: spades), one
+cold table a solve.
 """
 
 from __future__ import annotations
@@ -31,48 +32,24 @@ FAR = 1 << 29
 
 
 def probes(solver: Solver, name: str, index: int) -> int:
-    """Print the probes of North's solve of ``name`` on benchmark deal ``index``;
-    returns the value."""
+    """Print the probes of North's solve of ``name`` on benchmark deal ``index``
+    (the core's own probe log); returns the value."""
     game = make_game(name, rules=RULES.get(name, "classic"), trump=TRUMP.get(name))
     solver.clear()
     solver._load_game(game)
     _, hands, trick, leader = solver._position(BENCH_DEALS[index], game, "N")
     core = solver._core
-    side, g = 1, core.gcd
-
-    def probe(kind: str, target: int) -> int:
-        t = time.perf_counter()
-        v, nodes = core.probe(hands, trick, int(leader), side, target)
-        ms = (time.perf_counter() - t) * 1000
-        verdict = ">=" if v >= target else "<"
-        print(f"  {kind:7s} target {target:5d}: {verdict} bound {v:5d}", end="")
-        print(f"  {nodes:>13,d} nodes {ms:9.0f} ms")
-        return v
-
-    lo = core.probe(hands, trick, int(leader), side, -FAR)[0]
-    hi = core.probe(hands, trick, int(leader), side, FAR)[0]
+    lo = core.probe(hands, trick, int(leader), 1, -FAR)[0]
+    hi = core.probe(hands, trick, int(leader), 1, FAR)[0]
     print(f"{name} deal {index}: range {lo}..{hi}")
-    step = g
-    positive = game.contract.positive
-    while lo < hi and not positive:
-        mid = lo + step
-        if mid > hi:
-            break
-        v = probe("gallop", mid)
-        if v >= mid:
-            lo, step = v, step * 2
-        else:
-            hi = v
-            break
-    while lo < hi:
-        mid = lo + ((hi - lo) // g + 1) // 2 * g
-        v = probe("bisect", mid)
-        if v >= mid:
-            lo = v
-        else:
-            hi = v
-    print(f"  value {lo}")
-    return lo
+    t = time.perf_counter()
+    value, nodes, _ = core.value(hands, trick, int(leader), 1)
+    seconds = time.perf_counter() - t
+    for target, bound, n in core.last_stats["probes"]:
+        verdict = ">=" if bound >= target else "<"
+        print(f"  target {target:5d}: {verdict} bound {bound:5d}  {n:>13,d} nodes")
+    print(f"  value {value}: {nodes:,d} nodes, {seconds:.1f} s")
+    return int(value)
 
 
 def main() -> None:

@@ -821,3 +821,26 @@ def test_probe_bounds() -> None:
                 assert value >= target and value >= bound, (show(d, game), target, bound, value)
             else:
                 assert value < target and value <= bound, (show(d, game), target, bound, value)
+
+
+def test_probe_log() -> None:
+    """A solve logs its probes: each bound is sound against the value, the last
+    two probes bracket it (or one probe proves it at a range end), and their nodes
+    add up to the solve's."""
+    game = make_game("salad", rules="french")
+    rng = random.Random("probe-log")
+    core = _core.Solver(1 << 22)
+    core.set_rules(list(game.card_points), list(game.trick_points), heart_lead=game.heart_lead)
+    for _ in range(6):
+        d = random_ending(rng, 6)
+        hands, leader = list(d.masks), int(d.leader)
+        value, nodes, _ = core.value(hands, [], leader, 1)
+        log = core.last_stats["probes"]
+        assert log, show(d, game)
+        for target, bound, _ in log:
+            if bound >= target:
+                assert value >= bound, (show(d, game), target, bound, value)
+            else:
+                assert value <= bound < target, (show(d, game), target, bound, value)
+        assert any(bound == value for _, bound, _ in log), (show(d, game), log, value)
+        assert sum(n for _, _, n in log) == nodes

@@ -4,6 +4,10 @@
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 
+cdef enum:
+    MAX_PROBES = 64           # probes a solve records (a solve needs about 2 log2(range))
+
+
 cdef struct Rules:
     int32_t card_points[64]   # points for winning each card (index 16*suit + rank)
     int32_t card_class[64]    # equivalence class of a card under the scoring (points + duties)
@@ -55,6 +59,10 @@ cdef struct Stats:
     uint64_t by_left[14]      # nodes by tricks left
     uint64_t null_cuts        # cut-offs by the lone seat's no-more-tricks test
     uint64_t rounds           # nodes that searched their moves in budgeted rounds
+    int nprobes               # the driver's null-window probes (solve_value), in order:
+    int32_t probe_target[MAX_PROBES]   # the target asked
+    int32_t probe_bound[MAX_PROBES]    # the fail-soft bound proved
+    uint64_t probe_nodes[MAX_PROBES]   # the nodes it took
 
 
 cdef struct TTEntry:

@@ -2441,11 +2441,24 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     return best
 
 
+cdef int32_t probe_logged(Ctx* c, int32_t target) noexcept nogil:
+    """``search`` at ``target`` from the root, recorded in the statistics' probe
+    log (target, bound, nodes) while it has room."""
+    cdef uint64_t rel, before = c.st.nodes
+    cdef int32_t v = search(c, target, &rel)
+    cdef int i = c.st.nprobes
+    if i < MAX_PROBES:
+        c.st.probe_target[i] = target
+        c.st.probe_bound[i] = v
+        c.st.probe_nodes[i] = c.st.nodes - before
+        c.st.nprobes = i + 1
+    return v
+
+
 cdef int32_t solve_value(Ctx* c) noexcept nogil:
     """The exact value of the side: bisection over multiples of the scale's gcd
     (in negative contracts after a galloping search up from the lower bound)."""
     cdef int32_t lo, hi, mid, g = c.r.gcd, step, v
-    cdef uint64_t rel
     cdef Pos* p = &c.p
     if c.r.ravage:
         if p.tricks_left == 0:
@@ -2459,12 +2472,13 @@ cdef int32_t solve_value(Ctx* c) noexcept nogil:
     # negative contracts: galloping up from the lower bound first (many 1-against-3
     # values lie at or near the bottom of their range, and a probe far below the
     # value succeeds cheaply); then bisection
+    c.st.nprobes = 0
     step = g
     while lo < hi and not c.r.positive:
         mid = lo + step
         if mid > hi:
             break
-        v = search(c, mid, &rel)
+        v = probe_logged(c, mid)
         if v >= mid:
             lo = v
             step *= 2
@@ -2473,7 +2487,7 @@ cdef int32_t solve_value(Ctx* c) noexcept nogil:
             break
     while lo < hi:
         mid = lo + ((hi - lo) // g + 1) // 2 * g
-        v = search(c, mid, &rel)
+        v = probe_logged(c, mid)
         if v >= mid:
             lo = v
         else:
@@ -2792,10 +2806,15 @@ cdef class Solver:
 
     @property
     def last_stats(self):
-        """Counters of the last call: nodes, tt_hits, tt_stores."""
+        """Counters of the last call: nodes, tt_hits, tt_stores, ..., and
+        ``probes``: the null-window probes of a ``value`` call in the order made,
+        ``(target, bound, nodes)`` each (``bound >= target``: the side scores at
+        least ``bound``; otherwise at most ``bound``)."""
         return {"nodes": self.last.nodes, "tt_hits": self.last.tt_hits,
                 "tt_stores": self.last.tt_stores, "trick_nodes": self.last.trick_nodes,
                 "cut_at": [[self.last.cut_at[a][b] for b in range(4)] for a in range(4)],
                 "allnodes": [self.last.allnodes[a] for a in range(4)],
                 "by_left": [self.last.by_left[a] for a in range(14)],
-                "null_cuts": self.last.null_cuts, "rounds": self.last.rounds}
+                "null_cuts": self.last.null_cuts, "rounds": self.last.rounds,
+                "probes": [(self.last.probe_target[i], self.last.probe_bound[i],
+                            self.last.probe_nodes[i]) for i in range(self.last.nprobes)]}
