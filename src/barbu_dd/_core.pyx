@@ -2510,8 +2510,9 @@ cdef int _gcd(int a, int b):
 cdef class Solver:
     """A search engine with its transposition table (reused across calls).
 
-    ``tt_bytes`` bounds the table's memory.  Call :meth:`set_rules` with the
-    contract's tables, then :meth:`value` / :meth:`test` on positions.
+    ``tt_bytes`` bounds the table's memory (``barbu_dd.solver`` holds the
+    default).  Call :meth:`set_rules` with the contract's tables, then
+    :meth:`value` / :meth:`probe` on positions.
     """
 
     cdef Rules rules
@@ -2525,7 +2526,7 @@ cdef class Solver:
     cdef readonly size_t tt_entries
     cdef readonly object rules_id
 
-    def __cinit__(self, size_t tt_bytes=256 * 1024 * 1024):
+    def __cinit__(self, size_t tt_bytes):
         cdef size_t buckets = 1
         if tt_bytes < 64 * 1024:
             tt_bytes = 64 * 1024
