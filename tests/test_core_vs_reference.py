@@ -803,23 +803,22 @@ def test_budgeted_rounds(contract: str, rules: str) -> None:
     assert fired > 0
 
 
-def _salad_endings(seed: str) -> Iterator[tuple[Any, Deal, list[int], int]]:
-    """Six random 6-card Salad endings, with one core loaded for them: (core, ending,
-    hands, leader) each."""
+def _salad_endings(seed: str) -> Iterator[tuple[Game, Any, Deal, list[int], int]]:
+    """Six random 6-card Salad endings, with one core loaded for them: (game, core,
+    ending, hands, leader) each."""
     game = make_game("salad", rules="french")
     rng = random.Random(seed)
     core = _core.Solver(1 << 22)
     core.set_rules(list(game.card_points), list(game.trick_points), heart_lead=game.heart_lead)
     for _ in range(6):
         d = random_ending(rng, 6)
-        yield core, d, list(d.masks), int(d.leader)
+        yield game, core, d, list(d.masks), int(d.leader)
 
 
 def test_probe_bounds() -> None:
     """``probe`` returns a fail-soft bound: at or above the target, the value is at
     least the bound; below it, at most the bound."""
-    game = make_game("salad", rules="french")
-    for core, d, hands, leader in _salad_endings("probe-bounds"):
+    for game, core, d, hands, leader in _salad_endings("probe-bounds"):
         value = core.value(hands, [], leader, 1)[0]
         for target in (value - 40, value - 10, value, value + 10, value + 40):
             bound, nodes = core.probe(hands, [], leader, 1, target)
@@ -833,8 +832,7 @@ def test_probe_bounds() -> None:
 def test_probe_log() -> None:
     """A solve logs its probes: each bound is sound against the value, one of them
     is the value itself, and their nodes add up to the solve's."""
-    game = make_game("salad", rules="french")
-    for core, d, hands, leader in _salad_endings("probe-log"):
+    for game, core, d, hands, leader in _salad_endings("probe-log"):
         value, nodes, _ = core.value(hands, [], leader, 1)
         log = core.last_stats["probes"]
         assert log, show(d, game)

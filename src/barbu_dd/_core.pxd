@@ -79,4 +79,4 @@ cdef struct TTEntry:
     int32_t ub                # upper bound of the future value
     uint32_t gen              # generation; entries of older generations are empty
     uint16_t depth            # tricks left
-    uint32_t stamp            # node count when last stored or used (replacement: oldest first, age halved every 2 tricks of depth)
+    uint32_t stamp            # node count when last stored or used (replacement: oldest, by age >> depth / 2)

@@ -544,7 +544,7 @@ cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int3
     cdef uint32_t cls[4]
     cdef uint32_t sig[4]
     cdef int w, s, same, g
-    cdef uint32_t now, hits
+    cdef uint32_t now, hits, age, oldest = 0
     pattern_of(k, c.r, rel, kk, jj)
     for s in range(4):
         omask[s] = OWN_MASK[kk[s]] | BOT_OWN[k.length[s]][jj[s]]
@@ -590,9 +590,10 @@ cdef inline void tt_store(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int3
         # with a 64 MiB table No Last Two deal 7 204.7 M -> 81.5 M nodes, No Hearts
         # deal 2 242.2 M -> 189.6 M; with 256 MiB within 1 % (README)
         for w in range(TT_WAYS):
-            if victim == NULL or ((now - e[w].stamp) >> (e[w].depth >> 1)) \
-                    > ((now - victim.stamp) >> (victim.depth >> 1)):
+            age = (now - e[w].stamp) >> (e[w].depth >> 1)
+            if victim == NULL or age > oldest:
                 victim = &e[w]
+                oldest = age
     tags[victim - e] = tag
     free_bits[victim - e] = free_mask
     victim.lens = k.lens
