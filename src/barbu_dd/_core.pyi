@@ -29,6 +29,17 @@ class Solver:
     def value(
         self, hands: Sequence[int], trick: Sequence[int], leader: int, side: int, won: _Won = ...
     ) -> tuple[int, int, int]: ...
+    def value_bounds(
+        self,
+        hands: Sequence[int],
+        trick: Sequence[int],
+        leader: int,
+        side: int,
+        won: _Won = ...,
+        *,
+        max_nodes: int = ...,
+        seconds: float = ...,
+    ) -> tuple[int, int, int, int]: ...
     def value_after(
         self,
         hands: Sequence[int],

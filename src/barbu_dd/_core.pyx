@@ -22,6 +22,7 @@ mask with a 16-bit lane a suit, as in DDS.
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcmp, memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 
 cdef extern from *:
@@ -125,9 +126,30 @@ cdef struct Ctx:
     int64_t hist[4][64] # history heuristic: cut-offs by seat and card
     uint64_t abort_at   # node count at which a budgeted search gives up (0: never)
     int aborted         # the search gave up: its result means nothing
+    int limited         # a caller's limit is set (stop_nodes or deadline)
+    uint64_t stop_nodes # the caller's node limit (0: none)
+    double deadline     # the caller's time limit, CLOCK_MONOTONIC seconds (0: none)
+    int stopped         # a caller's limit was reached: every search gives up
 
 
 # -- small helpers ----------------------------------------------------------------
+
+cdef inline double mono_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double>ts.tv_sec + 1e-9 * <double>ts.tv_nsec
+
+
+cdef inline int past_limit(Ctx* c) noexcept nogil:
+    """Whether the caller's node or time limit is reached (the clock is read
+    every 1,024 nodes); once it is, it stays reached."""
+    if not c.stopped:
+        if c.stop_nodes and c.st.nodes >= c.stop_nodes:
+            c.stopped = 1
+        elif c.deadline > 0 and (c.st.nodes & 1023) == 0 and mono_seconds() >= c.deadline:
+            c.stopped = 1
+    return c.stopped
+
 
 cdef inline int high_bit(uint64_t x) noexcept nogil:
     return 63 - __builtin_clzll(x)
@@ -2287,6 +2309,10 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         # a budgeted search ran out (see the rounds below): give up
         c.aborted = 1
         return 0
+    if c.limited and past_limit(c):
+        # the caller's limit: give up everywhere (nothing half-done is stored)
+        c.aborted = 1
+        return 0
     if r.ravage:
         if p.tricks_left == 0:
             return ravage_final(p, r)
@@ -2401,7 +2427,7 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
             if rounds:
                 c.abort_at = 0
             if c.aborted:
-                if not rounds:
+                if not rounds or c.stopped:
                     return 0    # out of budget: nothing proved, nothing stored
                 c.aborted = 0
                 continue
@@ -2461,17 +2487,68 @@ cdef int32_t probe_logged(Ctx* c, int32_t target) noexcept nogil:
     return v
 
 
-cdef int32_t solve_value(Ctx* c) noexcept nogil:
+cdef int32_t limited_value(Ctx* c, int32_t lo, int32_t hi, int32_t* hi_out) noexcept nogil:
+    """``solve_value`` under the caller's limit, narrowing ``lo..hi`` from both ends:
+    a probe far from the value is cheap (it succeeds far below, fails far above)
+    and one near it dear, so each round probes just above the lower bound, at the
+    upper bound and in the middle, each probe with a node budget (four times larger
+    each round in which none finished), until the value is exact or the limit is
+    reached.  Returns the lower bound, ``*hi_out`` the upper."""
+    cdef int32_t g = c.r.gcd, v, t
+    cdef int32_t targets[3]
+    cdef int i, j, done, dup
+    cdef uint64_t budget = 4096
+    while lo < hi and not c.stopped:
+        targets[0] = lo + g
+        targets[1] = hi
+        targets[2] = lo + ((hi - lo) // g + 1) // 2 * g
+        done = 0
+        for i in range(3):
+            t = targets[i]
+            dup = 0
+            for j in range(i):
+                if targets[j] == t:
+                    dup = 1
+            if dup or t <= lo or t > hi:
+                continue
+            c.abort_at = c.st.nodes + budget if budget else 0
+            v = probe_logged(c, t)
+            c.abort_at = 0
+            if c.stopped:
+                break
+            if c.aborted:
+                c.aborted = 0   # out of budget: what it proved stays in the table
+                continue
+            done = 1
+            if v >= t:
+                lo = v
+            else:
+                hi = v
+            if lo >= hi:
+                break
+        if not done and budget:
+            budget <<= 2
+            if budget > (<uint64_t>1 << 40):
+                budget = 0
+    hi_out[0] = hi
+    return lo
+
+
+cdef int32_t solve_value(Ctx* c, int32_t* hi_out) noexcept nogil:
     """The exact value of the side: bisection over multiples of the scale's gcd
-    (in negative contracts after a galloping search up from the lower bound)."""
+    (in negative contracts after a galloping search up from the lower bound).
+    Returns the lower bound proved and sets ``*hi_out`` to the upper one: they are
+    equal unless the caller's limit stopped the search (``c.stopped``)."""
     cdef int32_t lo, hi, mid, g = c.r.gcd, step, v
     cdef Pos* p = &c.p
     if c.r.ravage:
         if p.tricks_left == 0:
-            return ravage_final(p, c.r)
+            hi_out[0] = ravage_final(p, c.r)
+            return hi_out[0]
         ravage_bounds(p, c.r, &lo, &hi)
     else:
         if p.tricks_left == 0:
+            hi_out[0] = 0
             return 0
         lo = bound_lo(p, c.r)
         hi = bound_hi(p, c.r)
@@ -2479,25 +2556,32 @@ cdef int32_t solve_value(Ctx* c) noexcept nogil:
     # values lie at or near the bottom of their range, and a probe far below the
     # value succeeds cheaply); then bisection
     c.st.nprobes = 0
+    if c.limited:
+        return limited_value(c, lo, hi, hi_out)
     step = g
     while lo < hi and not c.r.positive:
         mid = lo + step
         if mid > hi:
             break
         v = probe_logged(c, mid)
+        if c.stopped:
+            break
         if v >= mid:
             lo = v
             step *= 2
         else:
             hi = v
             break
-    while lo < hi:
+    while lo < hi and not c.stopped:
         mid = lo + ((hi - lo) // g + 1) // 2 * g
         v = probe_logged(c, mid)
+        if c.stopped:
+            break
         if v >= mid:
             lo = v
         else:
             hi = v
+    hi_out[0] = hi
     return lo
 
 
@@ -2736,18 +2820,38 @@ cdef class Solver:
         in earlier tricks, 4 rows of 4.  Returns ``(value, nodes, tt_hits)``.
         """
         cdef Ctx c
-        cdef int32_t v
+        cdef int32_t v, hi
         self._load(&c, hands, trick, leader, side, won)
         with nogil:
-            v = solve_value(&c)
+            v = solve_value(&c, &hi)
         self.last = c.st
         return v, c.st.nodes, c.st.tt_hits
+
+    def value_bounds(self, hands, trick, int leader, int side, won=None, *,
+                     uint64_t max_nodes=0, double seconds=0.0):
+        """``value`` under a limit: the search stops after ``max_nodes`` nodes or
+        ``seconds`` seconds (0: no limit), and what it proved is returned as
+        ``(lo, hi, nodes, tt_hits)``: the side's value lies in ``lo..hi`` (``lo ==
+        hi``: the exact value).  The table keeps only finished results, so a later
+        call goes on from what this one proved."""
+        cdef Ctx c
+        cdef int32_t lo, hi
+        self._load(&c, hands, trick, leader, side, won)
+        if max_nodes or seconds > 0:
+            c.limited = 1
+            c.stop_nodes = max_nodes
+            if seconds > 0:
+                c.deadline = mono_seconds() + seconds
+        with nogil:
+            lo = solve_value(&c, &hi)
+        self.last = c.st
+        return lo, hi, c.st.nodes, c.st.tt_hits
 
     def value_after(self, hands, trick, int leader, int side, int card, won=None):
         """The side's value after the seat to move plays ``card`` (a legal card),
         the points of a trick it completes included.  Returns ``(value, nodes)``."""
         cdef Ctx c
-        cdef int32_t v, got
+        cdef int32_t v, got, hi
         cdef int seat
         self._load(&c, hands, trick, leader, side, won)
         seat = (leader + c.p.ntrick) & 3
@@ -2755,7 +2859,7 @@ cdef class Solver:
             raise ValueError("card not held by the seat to move")
         with nogil:
             got = play_card(&c.p, &self.rules, seat, card)
-            v = got + solve_value(&c)
+            v = got + solve_value(&c, &hi)
         self.last = c.st
         return v, c.st.nodes
 

@@ -220,6 +220,24 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object per line 
 SeatsOpt = Annotated[
     str | None, typer.Option("--seats", help="Only these seats, e.g. N or NE (default: all four).")
 ]
+TimeLimitOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--time-limit",
+        help="Stop a board's search after this many seconds and show the proved bounds "
+        "(lo..hi) of the scores not finished.",
+        show_default=False,
+    ),
+]
+NodeLimitOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--node-limit",
+        help="Stop a board's search after this many nodes (repeatable, unlike a time "
+        "limit) and show the proved bounds of the scores not finished.",
+        show_default=False,
+    ),
+]
 
 
 def _diagram(deal: Deal) -> Table:
@@ -251,6 +269,13 @@ def _fmt(v: object) -> str:
     return str(v)
 
 
+def _fmt_bounded(v: object, b: tuple[object, object] | None) -> str:
+    """A score, or the interval proved for it (``lo..hi``) when its search was stopped."""
+    if v is None and b is not None:
+        return f"{_fmt(b[0])}..{_fmt(b[1])}"
+    return _fmt(v)
+
+
 @app.command("solve")
 @handle_errors
 def solve_cmd(
@@ -264,6 +289,8 @@ def solve_cmd(
     scale: ScaleOpt = None,
     side: SideOpt = None,
     seats: SeatsOpt = None,
+    time_limit: TimeLimitOpt = None,
+    node_limit: NodeLimitOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Solve every board of a PBN file double dummy: each seat's optimal score."""
@@ -275,6 +302,10 @@ def solve_cmd(
         parse_side(side)
     if seats is not None:
         parse_side(seats)
+    if time_limit is not None and not time_limit > 0:
+        raise ParseError(f"--time-limit must be a positive number of seconds, not {time_limit}")
+    if node_limit is not None and node_limit < 1:
+        raise ParseError(f"--node-limit must be at least 1, not {node_limit}")
     solver = Solver()
     bad = 0
     for item in read_pbn(file, errors="yield"):
@@ -294,7 +325,15 @@ def solve_cmd(
                 )
                 sol = choice.solution
             else:
-                sol = solver.solve(board.deal, game, declarer=decl, side=side, seats=seats)
+                sol = solver.solve(
+                    board.deal,
+                    game,
+                    declarer=decl,
+                    side=side,
+                    seats=seats,
+                    time_limit=time_limit,
+                    node_limit=node_limit,
+                )
         except BarbuError as e:
             bad += 1
             err_console.print(
@@ -316,6 +355,8 @@ def solve_cmd(
                 rec.update(side=d["side"], value=d["value"])
             else:
                 rec["scores"] = d["scores"]
+            if "bounds" in d:
+                rec.update(exact=d["exact"], bounds=d["bounds"])
             rec.update(deal=d["deal"], leader=d["leader"], nodes=d["nodes"], seconds=d["seconds"])
             if choice is not None:
                 c = choice.as_dict()
@@ -335,11 +376,13 @@ def solve_cmd(
         if side is not None:
             res.add_column("side")
             res.add_column("value", justify="right")
-            res.add_row("".join(s.name for s in sol.side or ()), _fmt(sol.value))
+            res.add_row(
+                "".join(s.name for s in sol.side or ()), _fmt_bounded(sol.value, sol.value_bounds)
+            )
         else:
             for s in Seat:
                 res.add_column(s.name, justify="right")
-            res.add_row(*(_fmt(sol.scores[s]) for s in Seat))
+            res.add_row(*(_fmt_bounded(sol.scores[s], sol.bounds and sol.bounds[s]) for s in Seat))
         console.print(f"[bold]{escape(title)}[/bold]")
         outer = Table.grid(padding=(0, 4))
         outer.add_row(_diagram(board.deal), res)
@@ -352,6 +395,10 @@ def solve_cmd(
                 f"({_fmt(choice.score)}); {escape(ranks)}"
             )
             nodes, secs = choice.nodes, choice.seconds
+        if not sol.exact:
+            console.print(
+                "[yellow]Stopped by the limit: lo..hi is the interval proved for a score.[/yellow]"
+            )
         console.print(f"[dim]{nodes:,} nodes, {secs * 1000:.1f} ms[/dim]\n")
     if bad:
         raise typer.Exit(code=1)

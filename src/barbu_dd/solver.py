@@ -44,6 +44,7 @@ __all__ = [
 ]
 
 Score = int | float
+Bounds = tuple[Score, Score]
 DEFAULT_TT_BYTES = 256 * 1024 * 1024
 
 
@@ -53,6 +54,12 @@ class Solution:
 
     ``scores[i]`` is ``None`` for a seat that was not asked for (or that is already
     out in Dominoes).  With a side, ``value`` is the side's summed score.
+
+    A solve under a time or node limit also has ``bounds``: for each seat asked
+    for, the interval ``(lo, hi)`` its score is proved to lie in (``lo == hi``: the
+    search finished), ``None`` for the others; a seat whose search did not finish
+    has the score ``None``.  With a side, ``value_bounds`` is that interval for the
+    side's value (``value`` is ``None`` if not finished).
     """
 
     game: Game
@@ -63,11 +70,21 @@ class Solution:
     value: Score | None = None
     nodes: int = 0
     seconds: float = 0.0
+    bounds: tuple[Bounds | None, Bounds | None, Bounds | None, Bounds | None] | None = None
+    value_bounds: Bounds | None = None
 
     def score(self, seat: Seat | int | str) -> Score | None:
         """The optimal score of one seat."""
         s = parse_seat(seat) if isinstance(seat, str) else Seat(seat)
         return self.scores[s]
+
+    @property
+    def exact(self) -> bool:
+        """Whether every score asked for is exact (the search was not stopped by a
+        limit before it finished)."""
+        if self.value_bounds is not None and self.value_bounds[0] != self.value_bounds[1]:
+            return False
+        return self.bounds is None or all(b is None or b[0] == b[1] for b in self.bounds)
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready dict (the CLI's ``--json`` record without board tags)."""
@@ -86,6 +103,15 @@ class Solution:
             out["value"] = self.value
         else:
             out["scores"] = {s.name: self.scores[s] for s in Seat}
+        if self.value_bounds is not None:
+            out["exact"] = self.exact
+            out["bounds"] = list(self.value_bounds)
+        elif self.bounds is not None:
+            out["exact"] = self.exact
+            out["bounds"] = {
+                s.name: None if b is None else list(b)
+                for s, b in zip(Seat, self.bounds, strict=True)
+            }
         out["nodes"] = self.nodes
         out["seconds"] = round(self.seconds, 6)
         return out
@@ -323,6 +349,8 @@ class Solver:
         variants: Iterable[str] = (),
         scale: Scale | str | Path | None = None,
         won: Sequence[Sequence[int]] | None = None,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
     ) -> Solution:
         """Solve a position; see :func:`solve`.
 
@@ -330,28 +358,58 @@ class Solver:
         S W) won in earlier tricks, 4 rows of 4 counts; by default none.
         """
         game = _game(contract, rules, variants, scale, trump, start)
+        limited = time_limit is not None or node_limit is not None
+        if time_limit is not None and not time_limit > 0:
+            raise ParseError(f"the time limit must be a positive number of seconds: {time_limit}")
+        if node_limit is not None and node_limit < 1:
+            raise ParseError(f"the node limit must be at least 1, not {node_limit}")
         if game.kind == "dominoes":
-            return self._solve_dominoes(deal, game, declarer=declarer, seats=seats, side=side)
+            sol = self._solve_dominoes(deal, game, declarer=declarer, seats=seats, side=side)
+            if limited:  # Dominoes always finishes (milliseconds a seat): exact bounds
+                eb = [None if v is None else (v, v) for v in sol.scores]
+                sol = replace(sol, bounds=(eb[0], eb[1], eb[2], eb[3]))
+            return sol
         self._load_game(game)
         d, hands, trick, leader = self._position(deal, game, declarer)
         w = _won_rows(won, d, game)
         t0 = time.perf_counter()
         nodes = 0
         scores: list[Score | None] = [None, None, None, None]
+        bounds: list[Bounds | None] = [None, None, None, None]
         side_seats: tuple[Seat, ...] | None = None
         value: Score | None = None
+        value_bounds: Bounds | None = None
+        masks: list[int]
         if side is not None:
             side_seats = parse_side(side)
-            mask = sum(1 << s for s in side_seats)
-            v, n, _ = self._core.value(hands, trick, int(leader), mask, w)
-            nodes += n
-            value = _to_score(v, game)
+            masks = [sum(1 << s for s in side_seats)]
         else:
             wanted = tuple(Seat) if seats is None else parse_side(seats)
-            for s in wanted:
-                v, n, _ = self._core.value(hands, trick, int(leader), 1 << s, w)
-                nodes += n
-                scores[s] = _to_score(v, game)
+            masks = [1 << s for s in wanted]
+        for k, mask in enumerate(masks):
+            if limited:
+                # each search gets an equal share of what is left of the limits
+                share = len(masks) - k
+                secs_left = 0.0
+                if time_limit is not None:
+                    secs_left = max(time_limit - (time.perf_counter() - t0), 1e-6) / share
+                nodes_left = 0
+                if node_limit is not None:
+                    nodes_left = max((node_limit - nodes) // share, 1)
+                lo, hi, n, _ = self._core.value_bounds(
+                    hands, trick, int(leader), mask, w, max_nodes=nodes_left, seconds=secs_left
+                )
+            else:
+                lo, n, _ = self._core.value(hands, trick, int(leader), mask, w)
+                hi = lo
+            nodes += n
+            b = (_to_score(lo, game), _to_score(hi, game))
+            v = b[0] if lo == hi else None
+            if side_seats is not None:
+                value, value_bounds = v, b
+            else:
+                seat = mask.bit_length() - 1
+                scores[seat], bounds[seat] = v, b
         secs = time.perf_counter() - t0
         return Solution(
             game,
@@ -362,6 +420,8 @@ class Solver:
             value,
             nodes,
             secs,
+            (bounds[0], bounds[1], bounds[2], bounds[3]) if limited and side is None else None,
+            value_bounds if limited else None,
         )
 
     # -- Dominoes and Réussite (issue 4) ------------------------------------------
@@ -538,6 +598,8 @@ def solve(
     variants: Iterable[str] = (),
     scale: Scale | str | Path | None = None,
     won: Sequence[Sequence[int]] | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
 ) -> Solution:
     """The optimal score of each seat (SPEC §5), or with ``side`` the side's value.
 
@@ -547,6 +609,15 @@ def solve(
     variant the declarer's left leads).  ``seats`` limits the seats solved.
     ``won`` (Ravage City only) gives the cards of each suit (♠ ♥ ♦ ♣) each seat
     (N E S W) won in earlier tricks, 4 rows of 4 counts (default: none).
+
+    ``time_limit`` (seconds) and ``node_limit`` (search nodes) stop the search of a
+    trick contract early; they hold for the whole call, each seat's search getting
+    an equal share of what the seats before it left.  The solution then has
+    ``bounds`` (``value_bounds`` for a side): the interval each score is proved to
+    lie in; the score of a seat whose search did not finish is ``None``.  Under a limit the
+    search narrows the interval from both ends (probes far from the value are
+    cheap), so it gives useful bounds early but takes longer to finish than without
+    one.  Dominoes and the Réussite always finish (milliseconds a seat).
 
     :raises ParseError: for an unknown contract, rule set, variant, seat or trump.
     :raises InvalidPositionError: for an impossible position.
@@ -567,6 +638,8 @@ def solve(
         variants=variants,
         scale=scale,
         won=won,
+        time_limit=time_limit,
+        node_limit=node_limit,
     )
 
 

@@ -1,0 +1,139 @@
+"""Solves stopped by a node or time limit: the bounds they give hold the exact value.
+
+The stored reference values of ``tests/data/reference_endings.json`` (exhaustive
+minimax, see ``test_core_vs_reference.py``) are the answers; every limit from a
+single node up to none at all must give an interval that contains them, and the
+table a stopped search leaves behind must not change a later exact answer.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from test_core_vs_reference import COMBOS, GOLDEN, NAMES, position, same, stored
+from typer.testing import CliRunner
+
+from barbu_dd.cli import app
+from barbu_dd.contracts import Game
+from barbu_dd.errors import ParseError
+from barbu_dd.solver import Solution, Solver, solve
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+LIMITS = (1, 7, 60, 400, 3000)
+
+
+def _within(lo: float, hi: float, want: Fraction) -> bool:
+    """lo <= want <= hi, for whole numbers and Ravage City's fractions (floats) alike."""
+    return float(lo) - 1e-9 <= float(want) <= float(hi) + 1e-9
+
+
+def _check(sol: Solution, want: list[Fraction], where: str) -> None:
+    assert sol.bounds is not None, where
+    for seat, (b, w, v) in enumerate(zip(sol.bounds, want, sol.scores, strict=True)):
+        assert b is not None, where
+        lo, hi = b
+        assert _within(lo, hi, w), f"{where} seat {seat}: bounds {b}, value {w}"
+        if v is not None:  # finished: exact
+            assert same(v, w) and lo == hi, f"{where} seat {seat}: {v} vs {w}"
+        else:
+            assert lo != hi, where
+    assert sol.exact == all(v is not None for v in sol.scores)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_node_limits_bound_the_value(name: str) -> None:
+    """Twelve stored positions of each combo (endings and mid-trick), each limit."""
+    combo = COMBOS[name]
+    games: dict[str | None, Game] = {}
+    ps = GOLDEN["combos"][name]["positions"]
+    picks = ps[:: max(1, len(ps) // 12)][:12]
+    stopped = 0
+    for rec in picks:
+        game = games.setdefault(rec.get("trump"), combo.game(rec.get("trump")))
+        want = [stored(v) for v in rec["values"]]
+        for limit in LIMITS:
+            sol = Solver(tt_bytes=1 << 16).solve(position(rec), game, node_limit=limit)
+            where = f"{name} {rec['deal']} leader {rec['leader']} limit {limit}"
+            _check(sol, want, where)
+            assert sol.nodes <= limit + 4, where
+            stopped += not sol.exact
+        for side, v in rec.get("sides", {}).items():
+            sol = solve(position(rec), game, side=side, node_limit=25)
+            assert sol.value_bounds is not None
+            lo, hi = sol.value_bounds
+            assert _within(lo, hi, stored(v)), f"{name} side {side}: {sol.value_bounds} vs {v}"
+            assert (sol.value is None) == (lo != hi)
+    assert stopped > 0  # the limits did stop some searches
+
+
+def test_stopped_search_leaves_a_sound_table() -> None:
+    """A solver stopped many times (on the same positions) still gives exact values."""
+    name = "classic-no-queens"
+    combo = COMBOS[name]
+    game = combo.game()
+    solver = Solver(tt_bytes=1 << 20)
+    for rec in GOLDEN["combos"][name]["positions"][:20]:
+        want = [stored(v) for v in rec["values"]]
+        for limit in (5, 50, 500):
+            solver.solve(position(rec), game, node_limit=limit)
+        got = solver.solve(position(rec), game).scores
+        assert all(same(g, w) for g, w in zip(got, want, strict=True)), rec["deal"]
+
+
+def test_time_limit_on_a_full_deal() -> None:
+    """No Tricks on a full deal takes seconds; a 0.2 s limit gives bounds."""
+    deal = "N:KJT872.75.8643.9 Q653.KJT6.72.A62 A94.A9832.A5.J87 .Q4.KQJT9.KQT543"
+    sol = solve(deal, "no-tricks", declarer="N", seats="N", time_limit=0.2)
+    assert sol.bounds is not None and sol.bounds[1] is None
+    b = sol.bounds[0]
+    assert b is not None and -26 <= b[0] <= b[1] <= 0
+    assert sol.seconds < 10
+
+
+def test_without_a_limit_no_bounds() -> None:
+    sol = solve("N:A.2.. K.3.. Q.4.. J.5..", "no-tricks", declarer="N")
+    assert sol.bounds is None and sol.value_bounds is None and sol.exact
+    assert "bounds" not in sol.as_dict() and "exact" not in sol.as_dict()
+
+
+def test_dominoes_ignores_limits() -> None:
+    deal = "N:KJT872.75.8643.9 Q653.KJT6.72.A62 A94.A9832.A5.J87 .Q4.KQJT9.KQT543"
+    sol = solve(deal, "dominoes", start="8", declarer="N", node_limit=1)
+    assert sol.exact and sol.bounds is not None
+    assert all(b is None or b[0] == b[1] for b in sol.bounds)
+
+
+@pytest.mark.parametrize("kw", [{"time_limit": 0.0}, {"time_limit": -1.0}, {"node_limit": 0}])
+def test_bad_limits(kw: dict[str, float]) -> None:
+    with pytest.raises(ParseError):
+        solve("N:A.2.. K.3.. Q.4.. J.5..", "no-tricks", declarer="N", **kw)  # type: ignore[arg-type]
+
+
+runner = CliRunner()
+
+
+def test_cli_node_limit() -> None:
+    deals = str(EXAMPLES / "deals.pbn")
+    r = runner.invoke(app, ["solve", deals, "-c", "no-queens", "--node-limit", "2000"])
+    assert r.exit_code == 0 and "Traceback" not in r.output
+    assert ".." in r.stdout and "Stopped by the limit" in r.stdout
+    r = runner.invoke(app, ["solve", deals, "-c", "no-queens", "--node-limit", "2000", "--json"])
+    assert r.exit_code == 0
+    for line in r.stdout.splitlines():
+        rec = json.loads(line)
+        assert rec["exact"] is False
+        for s in "NESW":
+            lo, hi = rec["bounds"][s]
+            assert lo <= hi
+            assert (rec["scores"][s] is None) == (lo != hi)
+
+
+def test_cli_bad_time_limit() -> None:
+    r = runner.invoke(
+        app, ["solve", str(EXAMPLES / "ending.pbn"), "-c", "barbu", "--time-limit", "0"]
+    )
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert "--time-limit" in r.stderr and len(r.stderr.strip().splitlines()) == 1
