@@ -9,13 +9,17 @@ table a stopped search leaves behind must not change a later exact answer.
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from reference import random_ending
 from test_core_vs_reference import COMBOS, GOLDEN, NAMES, position, same, stored
 from typer.testing import CliRunner
 
+from barbu_dd.analyze import DealTable, TableRow, _best_trump, table
+from barbu_dd.cards import Seat
 from barbu_dd.cli import app
 from barbu_dd.contracts import Game
 from barbu_dd.errors import ParseError
@@ -137,3 +141,84 @@ def test_cli_bad_time_limit() -> None:
     )
     assert r.exit_code == 1 and "Traceback" not in r.output
     assert "--time-limit" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+# -- the table under a time limit -------------------------------------------------------
+
+
+def _check_table(lim: DealTable, exact: DealTable) -> int:
+    """Every bound of ``lim`` holds ``exact``'s score; returns the scores not finished."""
+    unfinished = 0
+    assert [r.label for r in lim.rows] == [r.label for r in exact.rows]
+    for r, x in zip(lim.rows, exact.rows, strict=True):
+        if r.bounds is None:  # Dominoes / Réussite: not limited
+            assert r.scores == x.scores, r.label
+            continue
+        for seat in Seat:
+            b, v, w = r.bounds[seat], r.scores[seat], x.scores[seat]
+            assert b is not None and w is not None
+            assert b[0] <= w <= b[1], f"{r.label} {seat.name}: {b} vs {w}"
+            assert v is None if b[0] != b[1] else v == w, f"{r.label} {seat.name}"
+            unfinished += v is None
+    if lim.best_trump is not None:  # decided by the bounds: the exact answer
+        assert lim.best_trump == exact.best_trump
+        assert lim.best_trump_value in (None, exact.best_trump_value)
+    assert lim.exact == (unfinished == 0)
+    return unfinished
+
+
+def test_table_time_limit_bounds_hold() -> None:
+    stopped = 0
+    for seed in range(3):
+        deal = random_ending(random.Random(seed), 8)
+        exact = table(deal, declarer="E")
+        assert exact.exact and all(r.bounds is None for r in exact.rows)
+        lim = table(deal, declarer="E", time_limit=0.01)
+        stopped += _check_table(lim, exact)
+        assert lim.as_dict()["exact"] == lim.exact
+    assert stopped > 0
+
+
+def test_table_time_limit_on_worker_processes() -> None:
+    deal = random_ending(random.Random(3), 8)
+    exact = table(deal, declarer="S")
+    _check_table(table(deal, declarer="S", time_limit=0.05, workers=2), exact)
+
+
+def _trump_row(suit: str, lo: int, hi: int) -> TableRow:
+    b = (lo, hi)
+    v = lo if lo == hi else None
+    return TableRow(f"trumps:{suit}", "trumps", suit, (v, 0, 0, 0), trump=suit, bounds=(b,) * 4)
+
+
+@pytest.mark.parametrize(
+    ("rows", "want"),
+    [
+        ([("S", 10, 10), ("H", 20, 20), ("D", 20, 20)], ("H", 20)),  # the first on a tie
+        ([("S", 0, 15), ("H", 20, 30), ("D", 5, 20)], ("H", None)),  # decided, not exact
+        ([("S", 0, 25), ("H", 20, 30)], (None, None)),  # overlapping: undecided
+        ([("S", 20, 20), ("H", 10, 20)], ("S", 20)),  # a tie with H: S comes first
+        ([("S", 10, 20), ("H", 20, 20)], (None, None)),  # S may reach 20 and come first
+        ([("S", 10, 15), ("H", 20, 20)], ("H", 20)),
+    ],
+)
+def test_best_trump_from_bounds(
+    rows: list[tuple[str, int, int]], want: tuple[object, object]
+) -> None:
+    assert _best_trump([_trump_row(*r) for r in rows], Seat.N) == want
+
+
+def test_cli_table_time_limit(tmp_path: Path) -> None:
+    deal = "N:KJT872.75.8643.9 Q653.KJT6.72.A62 A94.A9832.A5.J87 .Q4.KQJT9.KQT543"
+    f = tmp_path / "one.pbn"
+    f.write_text(f'[Board "1"]\n[Dealer "W"]\n[Deal "{deal}"]\n', encoding="utf-8")
+    r = runner.invoke(app, ["table", str(f), "--time-limit", "1", "--json"])
+    assert r.exit_code == 0 and "Traceback" not in r.output
+    rec = json.loads(r.stdout)
+    assert rec["exact"] is False  # No Tricks alone takes far longer than a second
+    row = next(x for x in rec["rows"] if x["label"] == "no-tricks")
+    for s in "NESW":
+        lo, hi = row["bounds"][s]
+        assert -26 <= lo <= hi <= 0 and (row["scores"][s] is None) == (lo != hi)
+    r = runner.invoke(app, ["table", str(f), "--time-limit", "-2"])
+    assert r.exit_code == 1 and "--time-limit" in r.stderr

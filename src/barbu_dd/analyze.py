@@ -80,7 +80,7 @@ from .play import (
     trick_number,
     trick_value,
 )
-from .solver import Score, Solver, leader_for
+from .solver import Bounds, Score, Solver, leader_for
 
 __all__ = [
     "PASS_WORDS",
@@ -110,6 +110,8 @@ __all__ = [
 Move = Card | None
 #: One score a seat (``None``: not asked, or already out in a Dominoes ending).
 Scores = tuple[Score | None, Score | None, Score | None, Score | None]
+#: The interval proved for each seat's score by a search a limit stopped.
+SeatBounds = tuple[Bounds | None, Bounds | None, Bounds | None, Bounds | None]
 #: The words that write a pass in a Dominoes play record.
 PASS_WORDS: frozenset[str] = frozenset({"-", "pass", "p"})
 
@@ -435,7 +437,9 @@ class TableRow:
     """One contract of a :func:`table`: each seat's optimal score.
 
     ``label`` names it as batch records do (``'barbu'``, ``'trumps:H'``,
-    ``'dominoes:9'``); ``best`` is set on the ``dominoes:best`` row.
+    ``'dominoes:9'``); ``best`` is set on the ``dominoes:best`` row.  Under a time
+    limit (a trick contract), ``bounds`` has the interval proved for each seat's
+    score, and a score whose search did not finish is ``None``.
     """
 
     label: str
@@ -446,18 +450,25 @@ class TableRow:
     start: str | None = None
     best: bool = False
     seconds: float = 0.0
+    bounds: SeatBounds | None = None
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready dict."""
-        return {
+        out: dict[str, object] = {
             "label": self.label,
             "contract": self.contract,
             "trump": self.trump,
             "start": self.start,
             "best_start": self.best,
             "scores": {s.name: self.scores[s] for s in Seat},
-            "seconds": round(self.seconds, 6),
         }
+        if self.bounds is not None:
+            out["bounds"] = {
+                s.name: None if b is None else list(b)
+                for s, b in zip(Seat, self.bounds, strict=True)
+            }
+        out["seconds"] = round(self.seconds, 6)
+        return out
 
 
 @dataclass(frozen=True)
@@ -467,7 +478,9 @@ class DealTable:
     ``best_trump`` is the declarer's best trump suit (``'S'`` … ``'C'``, ``'NT'`` in
     the bridge rule set), ``best_start`` its best Dominoes starting rank and
     ``start_scores`` its points from each rank tried; ``None`` / empty when the rule
-    set has no such contract (or no rank fits the position).
+    set has no such contract (or no rank fits the position).  Under a time limit
+    the best trump suit is ``None`` unless the bounds decide it (its value then
+    ``None`` if its search did not finish).
     """
 
     deal: str
@@ -481,6 +494,11 @@ class DealTable:
     best_start_value: Score | None = None
     start_scores: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+
+    @property
+    def exact(self) -> bool:
+        """Whether every score is exact (no search was stopped by a time limit)."""
+        return all(s is not None for r in self.rows if r.bounds is not None for s in r.scores)
 
     def row(self, label: str) -> TableRow:
         """The row of a label (``'trumps:H'``).
@@ -505,6 +523,7 @@ class DealTable:
             "best_start": self.best_start,
             "best_start_value": self.best_start_value,
             "start_scores": dict(self.start_scores),
+            "exact": self.exact,
             "seconds": round(self.seconds, 6),
         }
 
@@ -1150,11 +1169,39 @@ def _keep_solver(tt_bytes: int) -> None:
     _SEAT_SOLVER = Solver(tt_bytes)
 
 
-def _seat_task(deal: Deal, game: Game, declarer: Seat, seat: Seat) -> tuple[Score | None, float]:
-    """One seat's optimal score in one contract (a pool worker's task)."""
+def _seat_task(
+    deal: Deal, game: Game, declarer: Seat, seat: Seat, clock: _Clock | None = None
+) -> tuple[Score | None, float, Bounds | None]:
+    """One seat's optimal score in one contract (a pool worker's task), with its
+    proved bounds under a time limit."""
     assert _SEAT_SOLVER is not None
-    sol = _SEAT_SOLVER.solve(deal, game, declarer=declarer, seats=seat.name)
-    return sol.scores[seat], sol.seconds
+    limit = None if clock is None else clock.share()
+    sol = _SEAT_SOLVER.solve(deal, game, declarer=declarer, seats=seat.name, time_limit=limit)
+    return sol.scores[seat], sol.seconds, None if sol.bounds is None else sol.bounds[seat]
+
+
+@dataclass(frozen=True)
+class _Clock:
+    """A table's time limit for one search: it is the ``index``-th of ``total``
+    searches run ``workers`` at a time until ``end`` (a :func:`time.time`, which
+    worker processes share), and gets an equal part of the time left to the
+    searches not yet started (those before it have had theirs)."""
+
+    end: float
+    index: int
+    total: int
+    workers: int
+
+    def share(self) -> float:
+        rounds = -(-(self.total - self.index) // self.workers)
+        return max(self.end - time.time(), 1e-3) / max(rounds, 1)
+
+
+def _solve_order(games: dict[str, Game], limited: bool) -> list[str]:
+    """The order the trick contracts are solved in: the 1-against-3 negative
+    contracts, the longest solves, first (with workers); under a time limit last,
+    so that the quick ones finish and leave them the time."""
+    return sorted(games, key=lambda label: games[label].contract.positive != limited)
 
 
 class _SeatPool:
@@ -1162,27 +1209,43 @@ class _SeatPool:
     a seat, the most expensive contracts (those that hand out points) first."""
 
     def __init__(self, workers: int, tt_bytes: int) -> None:
+        self.workers = workers
         self.pool = _spawn_pool(workers, _keep_solver, (tt_bytes,)) if workers > 1 else None
-        self.futures: dict[str, list[cf.Future[tuple[Score | None, float]]]] = {}
+        self.futures: dict[str, list[cf.Future[tuple[Score | None, float, Bounds | None]]]] = {}
 
     @property
     def active(self) -> bool:
         return self.pool is not None
 
-    def submit_all(self, d: Deal, decl: Seat, games: dict[str, Game]) -> None:
+    def submit_all(
+        self, d: Deal, decl: Seat, games: dict[str, Game], end: float | None = None
+    ) -> None:
+        """Submit every contract and seat; ``end``: the time limit's end (a
+        :func:`time.time`), each search then getting a fair part of what is left."""
         assert self.pool is not None
-        # the 1-against-3 negative contracts are the longest solves: start them first
-        order = sorted(games, key=lambda label: games[label].contract.positive)
-        for label in order:
+        order = _solve_order(games, end is not None)
+        n = 4 * len(order)
+        for k, label in enumerate(order):
             self.futures[label] = [
-                self.pool.submit(_seat_task, d, games[label], decl, seat) for seat in Seat
+                self.pool.submit(
+                    _seat_task,
+                    d,
+                    games[label],
+                    decl,
+                    seat,
+                    None if end is None else _Clock(end, 4 * k + seat, n, self.workers),
+                )
+                for seat in Seat
             ]
 
-    def result(self, label: str) -> tuple[Scores, float]:
-        """The four seats' scores of a contract, and the seconds its solves took."""
+    def result(self, label: str) -> tuple[Scores, float, SeatBounds | None]:
+        """The four seats' scores of a contract, the seconds its solves took, and
+        the bounds proved under a time limit."""
         got = [f.result() for f in self.futures[label]]
         scores = (got[0][0], got[1][0], got[2][0], got[3][0])
-        return scores, sum(secs for _, secs in got)
+        b = [g[2] for g in got]
+        bounds = None if all(x is None for x in b) else (b[0], b[1], b[2], b[3])
+        return scores, sum(g[1] for g in got), bounds
 
     def __enter__(self) -> _SeatPool:
         return self
@@ -1207,6 +1270,7 @@ def table(
     dominoes: Literal["best", "all"] = "best",
     solver: Solver | None = None,
     workers: int = 1,
+    time_limit: float | None = None,
 ) -> DealTable:
     """Every contract of the rule set on one deal, each seat's optimal score (SPEC §5).
 
@@ -1223,8 +1287,15 @@ def table(
     any spawned pool, a script that calls this needs the ``if __name__ ==
     "__main__":`` guard.)
 
+    ``time_limit``: seconds for the trick contracts' searches (Dominoes and the
+    Réussite, quick, are not limited).  The quick contracts are solved first, and
+    each search gets an equal part of the time the searches before it left; a
+    search that does not finish leaves its score ``None`` and the interval proved
+    for it in the row's ``bounds`` (see :func:`barbu_dd.solver.solve`).
+
     :raises ParseError: for an unknown rule set, variant or seat, ``dominoes`` other
-        than ``'best'`` or ``'all'``, or ``workers`` below 1.
+        than ``'best'`` or ``'all'``, ``workers`` below 1, or a time limit that is
+        not a positive number.
     :raises InvalidPositionError: for an impossible position.
 
     >>> t = table("N:A... 2... 3... 4...", declarer="N")
@@ -1237,7 +1308,10 @@ def table(
         raise ParseError(f"dominoes must be 'best' or 'all', got {dominoes!r}")
     if workers < 1:
         raise ParseError(f"workers must be 1 or more, got {workers}")
+    if time_limit is not None and not time_limit > 0:
+        raise ParseError(f"the time limit must be a positive number of seconds: {time_limit}")
     t0 = time.perf_counter()
+    end = None if time_limit is None else time.time() + time_limit
     sv = solver if solver is not None else Solver()
     decl = _seat(declarer)
     vs = tuple(sorted(parse_variants(variants)))
@@ -1250,19 +1324,26 @@ def table(
         for spec in specs
         if find_contract(spec.contract, rules).kind != "dominoes"
     }
+    trick_order = _solve_order(trick_games, end is not None)
     with _SeatPool(workers, sv.tt_bytes) as pool:
         if pool.active:
-            pool.submit_all(d, decl, trick_games)
+            pool.submit_all(d, decl, trick_games, end)
         # A full deal's table is empty (every rank fits); an ending's decides.
         starts = tuple(Rank) if sum(d.sizes()) == 52 else possible_starts(d.masks, "low-aces" in vs)
         done: dict[int, list[TableRow]] = {}
         by_rank: dict[str, int] = {}
         best_start: str | None = None
         best_start_value: Score | None = None
-        # with workers, this process solves Dominoes while they solve the trick contracts
-        order = sorted(
-            range(len(specs)), key=lambda i: pool.active and specs[i].label in trick_games
-        )
+
+        # with workers, this process solves Dominoes while they solve the trick
+        # contracts; without, the trick contracts go in their solving order
+        def rank(i: int) -> int:
+            label = specs[i].label
+            if label not in trick_games:
+                return 0 if pool.active else len(specs)
+            return len(specs) if pool.active else trick_order.index(label)
+
+        order = sorted(range(len(specs)), key=rank)
         for i in order:
             spec = specs[i]
             t1 = time.perf_counter()
@@ -1286,7 +1367,7 @@ def table(
                 sol = sv.solve(d, g, declarer=decl)
             elif pool.active:
                 g = trick_games[spec.label]
-                scores, secs = pool.result(spec.label)
+                scores, secs, bounds = pool.result(spec.label)
                 done[i] = [
                     TableRow(
                         spec.label,
@@ -1295,11 +1376,16 @@ def table(
                         scores,
                         trump=spec.trump,
                         seconds=secs,
+                        bounds=bounds,
                     )
                 ]
                 continue
             else:
-                sol = sv.solve(d, trick_games[spec.label], declarer=decl)
+                limit = None
+                if end is not None:
+                    k = trick_order.index(spec.label)
+                    limit = 4 * _Clock(end, 4 * k, 4 * len(trick_order), 1).share()
+                sol = sv.solve(d, trick_games[spec.label], declarer=decl, time_limit=limit)
             g = sol.game
             done[i] = [
                 TableRow(
@@ -1311,16 +1397,11 @@ def table(
                     start=None if g.start is None else RANK_CHARS[g.start],
                     best=spec.start == "best",
                     seconds=time.perf_counter() - t1,
+                    bounds=sol.bounds,
                 )
             ]
     rows = [r for i in range(len(specs)) for r in done.get(i, ())]
-    best_trump: str | None = None
-    best_trump_value: Score | None = None
-    for r in rows:
-        v = r.scores[decl]
-        if r.trump is not None and v is not None:
-            if best_trump_value is None or v > best_trump_value:
-                best_trump, best_trump_value = r.trump, v
+    best_trump, best_trump_value = _best_trump(rows, decl)
     return DealTable(
         d.to_pbn(),
         decl,
@@ -1334,6 +1415,29 @@ def table(
         by_rank,
         time.perf_counter() - t0,
     )
+
+
+def _best_trump(rows: Sequence[TableRow], decl: Seat) -> tuple[str | None, Score | None]:
+    """The declarer's best trump suit and its value (the first suit on a tie); under
+    a time limit the suit whose proved lower bound reaches every other suit's upper
+    bound, if there is one, else ``None``."""
+    cands: list[tuple[str, Score | None, Bounds]] = []
+    for r in rows:
+        if r.trump is None:
+            continue
+        v = r.scores[decl]
+        b = r.bounds[decl] if r.bounds is not None else None
+        if b is None:
+            if v is None:
+                continue
+            b = (v, v)
+        cands.append((r.trump, v, b))
+    for i, (suit, v, (lo, _)) in enumerate(cands):
+        if all(lo >= hi for j, (_, _, (_, hi)) in enumerate(cands) if j != i) and all(
+            lo > hi for _, _, (_, hi) in cands[:i]
+        ):
+            return suit, v
+    return None, None
 
 
 # -- best contract -------------------------------------------------------------------------

@@ -911,6 +911,15 @@ def table_cmd(
             help="Processes for the trick contracts' solves (2 on two cores: full deals).",
         ),
     ] = 1,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--time-limit",
+            help="Seconds for a board's trick-contract searches; a score not finished "
+            "shows the interval proved for it (lo..hi).",
+            show_default=False,
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Every contract of the rule set by seat, with the declarer's best trump and start."""
@@ -918,6 +927,8 @@ def table_cmd(
     mode = dominoes.strip().lower()
     if mode not in ("best", "all"):
         raise ParseError(f"--dominoes must be 'best' or 'all', got {dominoes!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise ParseError(f"--time-limit must be a positive number of seconds, not {time_limit}")
     solver = Solver()
 
     def each(board: Board) -> None:
@@ -931,6 +942,7 @@ def table_cmd(
             dominoes="all" if mode == "all" else "best",
             solver=solver,
             workers=workers,
+            time_limit=time_limit,
         )
         if json_out:
             rec: dict[str, object] = {"board": _board_key(board)}
@@ -943,7 +955,10 @@ def table_cmd(
         for s in Seat:
             res.add_column(f"{s.name}{' (decl.)' if s == decl else ''}", justify="right")
         for r in t.rows:
-            res.add_row(escape(r.title), *(_fmt(r.scores[s]) for s in Seat))
+            res.add_row(
+                escape(r.title),
+                *(_fmt_bounded(r.scores[s], r.bounds and r.bounds[s]) for s in Seat),
+            )
         console.print(f"[bold]{escape(title)}[/bold]")
         outer = Table.grid(padding=(0, 4))
         outer.add_row(_diagram(board.deal), res)
@@ -952,10 +967,17 @@ def table_cmd(
         if t.best_trump is not None:
             sym = SUIT_SYMBOLS["SHDC".index(t.best_trump)] if t.best_trump != "NT" else "NT"
             notes.append(f"best trump for {decl.name}: {sym} ({_fmt(t.best_trump_value)})")
+        elif not t.exact and any(r.trump is not None for r in t.rows):
+            notes.append(f"best trump for {decl.name}: not decided within the time limit")
         if t.best_start is not None:
             notes.append(f"best start: {t.best_start} ({_fmt(t.best_start_value)})")
         if notes:
             console.print("; ".join(notes))
+        if not t.exact:
+            console.print(
+                "[yellow]Stopped by the time limit: lo..hi is the interval proved for a "
+                "score.[/yellow]"
+            )
         console.print(f"[dim]{t.seconds * 1000:.1f} ms[/dim]\n")
 
     _each_board(file, each)
