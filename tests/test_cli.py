@@ -136,3 +136,22 @@ def test_solve_bad_boards_are_reported_and_skipped(tmp_path: Path) -> None:
 def test_show() -> None:
     code, out, _ = run("show", str(EXAMPLES / "deals.pbn"))
     assert code == 0 and "Board 1" in out and "♠" in out
+
+
+def test_closed_pipe_is_quiet() -> None:
+    """``barbu-dd … | head``: the reader goes away; no traceback, no error line."""
+    import subprocess
+    import sys
+
+    p = subprocess.Popen(
+        [sys.executable, "-m", "barbu_dd", "deal", "-n", "3000", "--seed", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert p.stdout is not None and p.stderr is not None
+    first = p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    p.wait(timeout=60)
+    assert first.startswith(b"%")
+    assert "Traceback" not in err and "error" not in err

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -59,6 +60,15 @@ def handle_errors(func: F) -> F:
             return func(*args, **kwargs)
         except BarbuError as e:
             raise fail(str(e)) from None
+        except BrokenPipeError:
+            # the reader of the output went away (``| head``): stop without a word,
+            # and send what is still buffered nowhere (as Python's docs advise)
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            raise typer.Exit(code=1) from None
         except OSError as e:
             name = getattr(e, "filename", None)
             raise fail(f"{name!r}: {e.strerror}" if name else str(e)) from None
