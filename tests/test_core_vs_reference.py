@@ -215,6 +215,20 @@ def test_forced_ruff_minimal_solver() -> None:
     assert solve(d.copy(), make_game("trumps", trump="S")).scores == (5, 0, 5, 0)
 
 
+@pytest.mark.parametrize("variants", [(), ("king-duty",)])
+def test_point_safe_cut(variants: tuple[str, ...]) -> None:
+    """Barbu, W leads: N's ♥3 is above S's ♥2, so N fails the no-more-tricks test,
+    but E, who holds the K♥, must follow hearts with the ♥4 or the K♥: N never wins
+    a trick (the test for contracts with one card of points cuts at once)."""
+    d = Deal("N:2.3..2 A.K4.. K.2..A Q...KQ", leader="W")
+    game = make_game("barbu", variants=variants)
+    solver = Solver(tt_bytes=1 << 20)
+    sol = solver.solve(d.copy(), game, seats="N")
+    assert sol.scores[Seat.N] == 0 and sol.nodes == 1
+    assert solver._core.last_stats["null_cuts"] == 1
+    assert solve(d.copy(), game).scores == ref_trick_values(d, game) == (0, -20, -20, 0)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_golden(name: str) -> None:
     """The solver reproduces every stored value: four seats and the sides."""

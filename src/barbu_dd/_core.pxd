@@ -24,6 +24,7 @@ cdef struct Rules:
     int32_t qt_value          # the value of a trick when qt_ok
     int trump                 # trump suit 0..3, or -1 for none
     int null_ok               # no trumps, additive: the lone seat's no-more-tricks test applies
+    int point_ok              # points on cards only (no trumps): the lone seat's point_safe test applies
     int rounds_ok             # budgeted rounds at the others' early leads (not positive)
     int heart_lead            # no heart lead while holding another suit
     int king_duty             # the K♥ holder must play it on a heart lead or first discard
