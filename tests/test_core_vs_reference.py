@@ -229,6 +229,23 @@ def test_point_safe_cut(variants: tuple[str, ...]) -> None:
     assert solve(d.copy(), game).scores == ref_trick_values(d, game) == (0, -20, -20, 0)
 
 
+@pytest.mark.parametrize("card", ["SQ", "HJ", "D7"])
+def test_one_point_card_scales(card: str, tmp_path: Path) -> None:
+    """A scale whose only points are on one card other than the K♥ (the test for a
+    single card of points then also runs, with cards above it in play)."""
+    scale = tmp_path / "one.toml"
+    scale.write_text(
+        f'name = "one"\nrules = "classic"\n\n[contracts.barbu]\ncards = {{ {card} = -20 }}\n',
+        encoding="utf-8",
+    )
+    game = make_game("barbu", scale=load_scale(scale))
+    suit = Suit("SHDC".index(card[0]))
+    rng = random.Random(card)
+    for _ in range(40):
+        d = random_ending(rng, rng.choice([3, 4]), bias="trumps", trump=suit)
+        check_four(d, game, SMALL_TT)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_golden(name: str) -> None:
     """The solver reproduces every stored value: four seats and the sides."""

@@ -2233,39 +2233,44 @@ cdef int null_safe(uint64_t mine, uint64_t others, uint64_t* rel) noexcept nogil
 
 cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexcept nogil:
     """Whether a lone seat, not on lead at a trick's start in a contract whose points
-    are on cards only, all those left being of one suit and held by one other hand
-    H (Barbu's K♥; the last queen in No Queens), can avoid taking any of them (a
-    sufficient test, weaker than :func:`null_safe`'s).
+    are on cards only, the one card with points left (Barbu's K♥) being held by
+    another hand H, can avoid taking it (a sufficient test, weaker than
+    :func:`null_safe`'s).
 
     In the points' suit the seat passes :func:`null_safe`'s test against H's cards
-    alone, in every other suit against all the others' cards.  While H holds a card
-    with points it holds a card of that suit and must follow with it: the seat
-    answers every trick of the suit with its highest card below H's, as
-    :func:`null_safe` answers the others, and the test still holds after the trick.
-    So the seat never wins a trick while points are left (its discards, its highest
-    card of a suit, keep both tests true) and never leads; every card with points,
-    played or discarded, falls to another hand.  ``rel``: the cards the test read,
-    and the cards with points (their holder)."""
+    alone (its i-th lowest card below H's i-th lowest, up to the shorter count),
+    and H and the seat do not both hold cards above the points' card; in every other suit
+    it passes against all the others' cards.  While H holds points it holds a card
+    of that suit and must follow with it.  In that suit the seat plays its highest
+    card below H's when H has played, else (and when it leads) its card at the
+    shorter count, which is below H's highest card and so below the points' card:
+    the test still holds after the trick, a trick the seat wins has no points, and it
+    never wins with its last card of the suit, so it can always lead one.  In the
+    other suits it never wins (as :func:`null_safe`), and its discards, its highest
+    card of a suit, keep every test true.  The card with points, played or
+    discarded, falls to another hand.  ``rel``: the cards the test read, the card
+    with points and those above it (their holders)."""
     cdef int sx, h, i
-    cdef uint64_t others, relx, pts
+    cdef uint64_t others, relx, pts, above
     pts = r.point_cards & (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
-    if not pts:
+    if not pts or (pts & (pts - 1)):
         return 0
     sx = __builtin_ctzll(pts) >> 4
-    if pts & ~SUIT_MASK[sx]:
-        return 0
     h = -1
     for i in range(4):
         if i != seat and (p.hand[i] & pts) == pts:
             h = i
     if h < 0 or not (p.hand[seat] & SUIT_MASK[sx]):
         return 0    # points in several hands, or the seat's; or null_safe's test
+    above = SUIT_MASK[sx] & ~((<uint64_t>2 << high_bit(pts)) - 1)
+    if (p.hand[h] & above) and (p.hand[seat] & above):
+        return 0    # the seat's card could top the points (see above)
     if not null_safe(p.hand[seat] & SUIT_MASK[sx], p.hand[h] & SUIT_MASK[sx], &relx):
         return 0
     others = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & ~p.hand[seat]
     if not null_safe(p.hand[seat] & ~SUIT_MASK[sx], others & ~SUIT_MASK[sx], rel):
         return 0
-    rel[0] |= relx | pts
+    rel[0] |= relx | pts | (above & (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]))
     return 1
 
 
