@@ -2610,19 +2610,15 @@ cdef int32_t solve_value(Ctx* c, int32_t* hi_out) noexcept nogil:
         if mid > hi:
             break
         v = probe_logged(c, mid)
-        if c.stopped:
-            break
         if v >= mid:
             lo = v
             step *= 2
         else:
             hi = v
             break
-    while lo < hi and not c.stopped:
+    while lo < hi:
         mid = lo + ((hi - lo) // g + 1) // 2 * g
         v = probe_logged(c, mid)
-        if c.stopped:
-            break
         if v >= mid:
             lo = v
         else:

@@ -80,7 +80,7 @@ from .play import (
     trick_number,
     trick_value,
 )
-from .solver import Bounds, Score, Solver, leader_for
+from .solver import Bounds, Score, Solver, check_limits, leader_for
 
 __all__ = [
     "PASS_WORDS",
@@ -1308,8 +1308,7 @@ def table(
         raise ParseError(f"dominoes must be 'best' or 'all', got {dominoes!r}")
     if workers < 1:
         raise ParseError(f"workers must be 1 or more, got {workers}")
-    if time_limit is not None and not time_limit > 0:
-        raise ParseError(f"the time limit must be a positive number of seconds: {time_limit}")
+    check_limits(time_limit)
     t0 = time.perf_counter()
     end = None if time_limit is None else time.time() + time_limit
     sv = solver if solver is not None else Solver()

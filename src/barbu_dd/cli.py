@@ -28,7 +28,7 @@ from .deal import Deal
 from .errors import BarbuError, ParseError
 from .pbn import BadBoard, Board, read_pbn
 from .settle import ScoreSheet, load_session, score_session
-from .solver import Solver, parse_side
+from .solver import Solver, check_limits, parse_side
 
 __all__ = ["app", "main"]
 
@@ -312,10 +312,7 @@ def solve_cmd(
         parse_side(side)
     if seats is not None:
         parse_side(seats)
-    if time_limit is not None and not time_limit > 0:
-        raise ParseError(f"--time-limit must be a positive number of seconds, not {time_limit}")
-    if node_limit is not None and node_limit < 1:
-        raise ParseError(f"--node-limit must be at least 1, not {node_limit}")
+    check_limits(time_limit, node_limit, names=("--time-limit", "--node-limit"))
     solver = Solver()
     bad = 0
     for item in read_pbn(file, errors="yield"):
@@ -937,8 +934,7 @@ def table_cmd(
     mode = dominoes.strip().lower()
     if mode not in ("best", "all"):
         raise ParseError(f"--dominoes must be 'best' or 'all', got {dominoes!r}")
-    if time_limit is not None and not time_limit > 0:
-        raise ParseError(f"--time-limit must be a positive number of seconds, not {time_limit}")
+    check_limits(time_limit, names=("--time-limit", "--node-limit"))
     solver = Solver()
 
     def each(board: Board) -> None:

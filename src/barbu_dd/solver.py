@@ -41,6 +41,7 @@ __all__ = [
     "card_values",
     "parse_side",
     "leader_for",
+    "check_limits",
 ]
 
 Score = int | float
@@ -231,6 +232,23 @@ def _won_rows(won: Sequence[Sequence[int]] | None, d: Deal, game: Game) -> list[
     return rows
 
 
+def check_limits(
+    time_limit: float | None,
+    node_limit: int | None = None,
+    *,
+    names: tuple[str, str] = ("the time limit", "the node limit"),
+) -> None:
+    """Check a search's limits (``None``: none); ``names`` name them in the error.
+
+    :raises ParseError: for a time limit that is not a positive number of seconds,
+        or a node limit below 1.
+    """
+    if time_limit is not None and not time_limit > 0:
+        raise ParseError(f"{names[0]} must be a positive number of seconds, not {time_limit}")
+    if node_limit is not None and node_limit < 1:
+        raise ParseError(f"{names[1]} must be at least 1, not {node_limit}")
+
+
 def _to_score(v: int, game: Game) -> Score:
     if game.kind == "ravage":
         q = Fraction(v, 12)
@@ -358,11 +376,8 @@ class Solver:
         S W) won in earlier tricks, 4 rows of 4 counts; by default none.
         """
         game = _game(contract, rules, variants, scale, trump, start)
+        check_limits(time_limit, node_limit)
         limited = time_limit is not None or node_limit is not None
-        if time_limit is not None and not time_limit > 0:
-            raise ParseError(f"the time limit must be a positive number of seconds: {time_limit}")
-        if node_limit is not None and node_limit < 1:
-            raise ParseError(f"the node limit must be at least 1, not {node_limit}")
         if game.kind == "dominoes":
             sol = self._solve_dominoes(deal, game, declarer=declarer, seats=seats, side=side)
             if limited:  # Dominoes always finishes (milliseconds a seat): exact bounds
