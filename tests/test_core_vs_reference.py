@@ -229,6 +229,74 @@ def test_point_safe_cut(variants: tuple[str, ...]) -> None:
     assert solve(d.copy(), game).scores == ref_trick_values(d, game) == (0, -20, -20, 0)
 
 
+def test_point_safe_heart_lead() -> None:
+    """Regression (found by the K♥ endings below): classic Barbu, W leads; N holds
+    ♠A ♥9 ♥2 and E ♥K ♥Q ♥3, so N's hearts pass the pairing test against E's, but on
+    a heart lead E keeps the ♥3 to put under the ♥9 later; N, holding a spade, may
+    not then lead its ♥2, leads the ♠A, and E discards the K♥ on it.  With king duty
+    E must play the K♥ at once; in French Barbu (no heart-lead rule) N leads hearts:
+    then N is safe, on lead or not, and the test cuts at the root."""
+    d = Deal("N:A.92.. .KQ3.. ..432. .654..", leader="W")
+    barbu = make_game("barbu")
+    assert solve(d.copy(), barbu).scores == ref_trick_values(d, barbu) == (-20, 0, 0, 0)
+    duty = make_game("barbu", variants=("king-duty",))
+    assert solve(d.copy(), duty).scores == ref_trick_values(d, duty) == (0, -20, 0, 0)
+    french = make_game("barbu", rules="french")
+    for leader in (Seat.W, Seat.N):
+        d = Deal("N:A.92.. .KQ3.. ..432. .654..", leader=leader)
+        solver = Solver(tt_bytes=1 << 20)
+        assert solver.solve(d.copy(), french, seats="N").nodes == 1
+        assert solver._core.last_stats["null_cuts"] == 1
+        assert solve(d.copy(), french).scores == ref_trick_values(d, french) == (0, -80, 0, 0)
+
+
+def king_holder_endings(count: int, seed: int) -> None:
+    """Barbu endings with the K♥ in play and many hearts or voids, in classic Barbu,
+    with king duty and in French Barbu: each seat whose search used the no-more-tricks
+    or K♥ test is checked against the reference."""
+    games = [
+        make_game("barbu"),
+        make_game("barbu", variants=("king-duty",)),
+        make_game("barbu", rules="french"),
+    ]
+    rng = random.Random(seed)
+    checked = 0
+    for _ in range(count):
+        d = random_ending(
+            rng, rng.choice([3, 4, 4]), bias=rng.choice(["hearts", "kh", "duties", "short"])
+        )
+        for game in games:
+            for seat in Seat:
+                got = SMALL_TT.solve(d.copy(), game, seats=seat.name).scores[seat]
+                if not SMALL_TT._core.last_stats["null_cuts"]:
+                    continue
+                checked += 1
+                want = reference.ref_trick_value(d, game, {seat})
+                assert same(got, want), (
+                    f"{show(d, game)} {seat.name}: solver {got}, reference {want}"
+                )
+    assert checked > count
+
+
+def test_king_holder_endings() -> None:
+    king_holder_endings(150, 1)
+
+
+@pytest.mark.slow
+def test_king_holder_endings_slow() -> None:
+    king_holder_endings(1500, 2)
+
+
+def test_point_safe_pairing_is_not_enough() -> None:
+    """Regression (found by the endings above): classic Barbu, E leads; N's hearts
+    ♥T ♥8 ♥5 pass the pairing test against E's ♥K ♥Q ♥J ♥6, but N also holds the ♠Q,
+    which none of the others can follow."""
+    d = Deal("N:Q.T85.. .KQJ6.. .A943.. .7..643", leader="E")
+    game = make_game("barbu")
+    assert solve(d.copy(), game, seats="N").scores[Seat.N] == -20
+    assert reference.ref_trick_value(d, game, {Seat.N}) == -20
+
+
 @pytest.mark.parametrize("card", ["SQ", "HJ", "D7"])
 def test_one_point_card_scales(card: str, tmp_path: Path) -> None:
     """A scale whose only points are on one card other than the K♥ (the test for a

@@ -2232,10 +2232,9 @@ cdef int null_safe(uint64_t mine, uint64_t others, uint64_t* rel) noexcept nogil
 
 
 cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexcept nogil:
-    """Whether a lone seat, not on lead at a trick's start in a contract whose points
-    are on cards only, the one card with points left (Barbu's K♥) being held by
-    another hand H, can avoid taking it (a sufficient test, weaker than
-    :func:`null_safe`'s).
+    """Whether a lone seat at a trick's start in a contract whose points are on cards
+    only, the one card with points left (Barbu's K♥) being held by another hand H,
+    can avoid taking it (a sufficient test, weaker than :func:`null_safe`'s).
 
     In the points' suit the seat passes :func:`null_safe`'s test against H's cards
     alone (its i-th lowest card below H's i-th lowest, up to the shorter count),
@@ -2248,10 +2247,21 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexc
     never wins with its last card of the suit, so it can always lead one.  In the
     other suits it never wins (as :func:`null_safe`), and its discards, its highest
     card of a suit, keep every test true.  The card with points, played or
-    discarded, falls to another hand.  ``rel``: the cards the test read, the card
-    with points and those above it (their holders)."""
+    discarded, falls to another hand.  The seat may be on lead: it leads that suit.
+
+    Under the heart-lead rule with the points in hearts the seat may not lead a heart
+    while it holds another suit, and a lead of a suit the others are void in wins
+    with the K♥ discarded on it (say ♠A ♥9 ♥2 against H's ♥K ♥Q ♥3: on a heart
+    lead H keeps the ♥3 to put under the ♥9 later).  Then, unless the seat holds only
+    hearts, it must not be on lead and must never win a heart trick: when H sits on
+    its right, H plays before it to every trick it does not lead, and the seat plays
+    its highest heart below H's (there is one, and the pairing test still holds);
+    else its hearts must all lie below H's lowest (H follows higher).  It wins no
+    other trick either, so it never leads.
+    ``rel``: the cards the test read, the card with points and those above it
+    (their holders)."""
     cdef int sx, h, i
-    cdef uint64_t others, relx, pts, above
+    cdef uint64_t others, relx, pts, above, mine, low
     pts = r.point_cards & (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
     if not pts or (pts & (pts - 1)):
         return 0
@@ -2265,7 +2275,24 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexc
     above = SUIT_MASK[sx] & ~((<uint64_t>2 << high_bit(pts)) - 1)
     if (p.hand[h] & above) and (p.hand[seat] & above):
         return 0    # the seat's card could top the points (see above)
-    if not null_safe(p.hand[seat] & SUIT_MASK[sx], p.hand[h] & SUIT_MASK[sx], &relx):
+    mine = p.hand[seat] & SUIT_MASK[sx]
+    if r.heart_lead and sx == 1 and (p.hand[seat] & ~SUIT_MASK[1]):
+        # the seat may not lead a heart while it holds another suit, and a lead of
+        # another suit may win with the K♥ discarded on it: it must never win a heart
+        # trick, nor be on lead.  H on its right plays before it to every trick it
+        # does not lead: the pairing test suffices.  Else its hearts all lie below H's
+        # lowest.
+        if seat == p.leader:
+            return 0
+        if ((h + 1) & 3) == seat:
+            if not null_safe(mine, p.hand[h] & SUIT_MASK[sx], &relx):
+                return 0
+        else:
+            low = p.hand[h] & SUIT_MASK[1] & (~(p.hand[h] & SUIT_MASK[1]) + 1)
+            if mine >= low:
+                return 0
+            relx = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & SUIT_MASK[1] & ((low << 1) - 1)
+    elif not null_safe(mine, p.hand[h] & SUIT_MASK[sx], &relx):
         return 0
     others = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & ~p.hand[seat]
     if not null_safe(p.hand[seat] & ~SUIT_MASK[sx], others & ~SUIT_MASK[sx], rel):
@@ -2376,9 +2403,10 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         # can the lone seat avoid every trick left, or every card with points?  Its
         # future is then 0.
         seat = __builtin_ctzll(<uint64_t>p.side)
-        if seat != p.leader and not (r.king_duty and (p.hand[seat] >> KH_CARD) & 1) \
-                and ((r.null_ok and null_safe(p.hand[seat], (p.hand[0] | p.hand[1] | p.hand[2]
-                                                           | p.hand[3]) & ~p.hand[seat], &qcards))
+        if not (r.king_duty and (p.hand[seat] >> KH_CARD) & 1) \
+                and ((r.null_ok and seat != p.leader
+                      and null_safe(p.hand[seat], (p.hand[0] | p.hand[1] | p.hand[2]
+                                                   | p.hand[3]) & ~p.hand[seat], &qcards))
                      or (r.point_ok and point_safe(p, r, seat, &qcards))):
             c.st.null_cuts += 1
             rel[0] = qcards
