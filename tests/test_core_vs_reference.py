@@ -801,8 +801,9 @@ def _low_seat(rng: random.Random, n: int) -> tuple[Deal, int]:
 )
 def test_no_more_tricks_cut(contract: str, rules: str) -> None:
     """Contracts where every trick costs or one card carries the points: the search's
-    cut-off that a lone seat, not on lead, whose cards of each suit rank below the
-    others' (its i-th lowest below their i-th lowest) takes no more tricks fires, and
+    cut-off that a lone seat, not on lead (or on lead with a lead that loses), whose
+    cards of each suit rank below the others' (its i-th lowest below their i-th
+    lowest) takes no more tricks fires, and
     every seat's value still equals the reference (the K♥ duties included)."""
     game = make_game(contract, rules=rules)
     rng = random.Random(f"no-more-tricks:{contract}:{rules}")
@@ -818,6 +819,21 @@ def test_no_more_tricks_cut(contract: str, rules: str) -> None:
                 f"{show(d, game)} seat {Seat(s).name}: solver {got}, reference {want[s]}"
             )
     assert fired > 0
+
+
+def test_no_more_tricks_on_lead() -> None:
+    """No Tricks, N alone and on lead: its ♠2 loses to any spade and its ♦3 is below
+    every other diamond, so the cut-off fires at the root.  With ♠Q ♠2 against W's
+    ♠K ♠8 it must not (regression): W wins the ♠2 with the ♠K and leads the ♠8."""
+    game = make_game("no-tricks")
+    d = Deal("N:2..3. A..Q. K..K. Q..A.", leader="N")
+    solver = Solver(tt_bytes=1 << 16)
+    assert solver.solve(d.copy(), game, seats="N").nodes == 1
+    assert solver._core.last_stats["null_cuts"] == 1
+    assert solve(d.copy(), game).scores == ref_trick_values(d, game)
+    d = Deal("N:Q2... ..53. ...K9 K8...", leader="N")
+    assert solve(d.copy(), game, seats="N").scores[Seat.N] == -2
+    assert ref_trick_values(d, game)[Seat.N] == -2
 
 
 def _seat_values(

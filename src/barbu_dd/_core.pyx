@@ -2231,6 +2231,30 @@ cdef int null_safe(uint64_t mine, uint64_t others, uint64_t* rel) noexcept nogil
     return 1
 
 
+cdef int safe_lead(const Pos* p, const Rules* r, int seat, uint64_t others,
+                   uint64_t* rel) noexcept nogil:
+    """Whether the lone seat, on lead, has a suit Y it may lead whose lowest card lies
+    below all the others' cards of Y (one of the others who must follow wins the
+    trick) and after which :func:`null_safe`'s test still holds in Y whatever the
+    others play: the seat's cards of Y but the lowest against the others' but the
+    highest (they lose at least one card of Y; the worst case keeps their lowest).
+    ``rel``: the cards that test read and the lowest card of Y."""
+    cdef uint64_t mine = p.hand[seat], m, o, top
+    cdef int s
+    for s in range(4):
+        if r.heart_lead and s == 1 and (mine & ~SUIT_MASK[1]):
+            continue
+        m = mine & SUIT_MASK[s]
+        o = others & SUIT_MASK[s]
+        if not m or not o or (m & (~m + 1)) > (o & (~o + 1)):
+            continue
+        top = (<uint64_t>1) << high_bit(o)
+        if null_safe(m & (m - 1), o & ~top, rel):
+            rel[0] |= m & (~m + 1)
+            return 1
+    return 0
+
+
 cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexcept nogil:
     """Whether a lone seat at a trick's start in a contract whose points are on cards
     only, the one card with points left (Barbu's K♥) being held by another hand H,
@@ -2253,7 +2277,8 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexc
     while it holds another suit, and a lead of a suit the others are void in wins
     with the K♥ discarded on it (say ♠A ♥9 ♥2 against H's ♥K ♥Q ♥3: on a heart
     lead H keeps the ♥3 to put under the ♥9 later).  Then, unless the seat holds only
-    hearts, it must not be on lead and must never win a heart trick: when H sits on
+    hearts, it must never win a heart trick, and may be on lead only now with a lead
+    that loses (:func:`safe_lead`, after which the tests still hold): when H sits on
     its right, H plays before it to every trick it does not lead, and the seat plays
     its highest heart below H's (there is one, and the pairing test still holds);
     else its hearts must all lie below H's lowest (H follows higher).  It wins no
@@ -2261,7 +2286,7 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexc
     ``rel``: the cards the test read, the card with points and those above it
     (their holders)."""
     cdef int sx, h, i
-    cdef uint64_t others, relx, pts, above, mine, low
+    cdef uint64_t others, relx = 0, pts, above, mine, low, lead = 0
     pts = r.point_cards & (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
     if not pts or (pts & (pts - 1)):
         return 0
@@ -2279,11 +2304,13 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexc
     if r.heart_lead and sx == 1 and (p.hand[seat] & ~SUIT_MASK[1]):
         # the seat may not lead a heart while it holds another suit, and a lead of
         # another suit may win with the K♥ discarded on it: it must never win a heart
-        # trick, nor be on lead.  H on its right plays before it to every trick it
-        # does not lead: the pairing test suffices.  Else its hearts all lie below H's
-        # lowest.
+        # trick, and be on lead only now, with a lead that loses.  H on its right plays
+        # before it to every trick it does not lead: the pairing test suffices.  Else
+        # its hearts all lie below H's lowest.
         if seat == p.leader:
-            return 0
+            if not safe_lead(p, r, seat, (p.hand[0] | p.hand[1] | p.hand[2]
+                                          | p.hand[3]) & ~p.hand[seat], &lead):
+                return 0
         if ((h + 1) & 3) == seat:
             if not null_safe(mine, p.hand[h] & SUIT_MASK[sx], &relx):
                 return 0
@@ -2297,7 +2324,7 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexc
     others = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & ~p.hand[seat]
     if not null_safe(p.hand[seat] & ~SUIT_MASK[sx], others & ~SUIT_MASK[sx], rel):
         return 0
-    rel[0] |= relx | pts | (above & (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]))
+    rel[0] |= relx | lead | pts | (above & (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]))
     return 1
 
 
@@ -2365,7 +2392,7 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     cdef uint32_t* btags
     cdef uint32_t tag, hits
     cdef int use_tt = 0, cres, seat, n, i, g, maxi, hint = -1, cut = -1, s, q, sure
-    cdef uint64_t qcards
+    cdef uint64_t qcards, others, lead
     cdef int moves[MAX_MOVES]
     cdef int lows[MAX_MOVES]
     cdef uint64_t failed = 0, budget
@@ -2401,13 +2428,15 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     if p.ntrick == 0 and target <= 0 and (r.null_ok or r.point_ok) \
             and (p.side & (p.side - 1)) == 0:
         # can the lone seat avoid every trick left, or every card with points?  Its
-        # future is then 0.
+        # future is then 0.  On lead, it needs a lead that loses and keeps the test.
         seat = __builtin_ctzll(<uint64_t>p.side)
+        others = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & ~p.hand[seat]
+        lead = 0
         if not (r.king_duty and (p.hand[seat] >> KH_CARD) & 1) \
-                and ((r.null_ok and seat != p.leader
-                      and null_safe(p.hand[seat], (p.hand[0] | p.hand[1] | p.hand[2]
-                                                   | p.hand[3]) & ~p.hand[seat], &qcards))
+                and ((r.null_ok and (seat != p.leader or safe_lead(p, r, seat, others, &lead))
+                      and null_safe(p.hand[seat], others, &qcards))
                      or (r.point_ok and point_safe(p, r, seat, &qcards))):
+            qcards |= lead
             c.st.null_cuts += 1
             rel[0] = qcards
             return 0
