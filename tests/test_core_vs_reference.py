@@ -287,6 +287,22 @@ def test_king_holder_endings_slow() -> None:
     king_holder_endings(1500, 2)
 
 
+def test_point_safe_low_hearts() -> None:
+    """Classic Barbu, W leads: S, across from N, holds the K♥ and the ♥8; N holds the
+    ♥A but also two hearts below the ♥8, as many as S has hearts: to every heart
+    trick N can play one of them under S's heart, so the K♥ test cuts at the root.
+    With the ♥9 for the ♥3 it has one only, and the test does not apply."""
+    game = make_game("barbu")
+    for hands, at_root in (
+        ("N:2.A32.. AKQ...2 .K8.AK. .QJ..AK", True),
+        ("N:2.A92.. AKQ...2 .K8.AK. .QJ..AK", False),
+    ):
+        d = Deal(hands, leader="W")
+        solver = Solver(tt_bytes=1 << 20)
+        assert (solver.solve(d.copy(), game, seats="N").nodes == 1) == at_root
+        assert solve(d.copy(), game).scores == ref_trick_values(d, game) == (0, -20, 0, -20)
+
+
 def test_point_safe_pairing_is_not_enough() -> None:
     """Regression (found by the endings above): classic Barbu, E leads; N's hearts
     ♥T ♥8 ♥5 pass the pairing test against E's ♥K ♥Q ♥J ♥6, but N also holds the ♠Q,

@@ -2281,11 +2281,14 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexc
     that loses (:func:`safe_lead`, after which the tests still hold): when H sits on
     its right, H plays before it to every trick it does not lead, and the seat plays
     its highest heart below H's (there is one, and the pairing test still holds);
-    else its hearts must all lie below H's lowest (H follows higher).  It wins no
-    other trick either, so it never leads.
+    else it needs as many hearts below H's lowest as H has hearts, or all its hearts
+    there: to a heart trick it plays its highest heart below H's card when H has
+    played, else one of those (H follows higher), so each heart trick takes at most
+    one of them and one of H's hearts.  When void it discards from another suit
+    while it has one.  It wins no other trick either, so it never leads.
     ``rel``: the cards the test read, the card with points and those above it
     (their holders)."""
-    cdef int sx, h, i
+    cdef int sx, h, i, n
     cdef uint64_t others, relx = 0, pts, above, mine, low, lead = 0
     pts = r.point_cards & (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
     if not pts or (pts & (pts - 1)):
@@ -2306,7 +2309,7 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexc
         # another suit may win with the K♥ discarded on it: it must never win a heart
         # trick, and be on lead only now, with a lead that loses.  H on its right plays
         # before it to every trick it does not lead: the pairing test suffices.  Else
-        # its hearts all lie below H's lowest.
+        # it needs as many hearts below H's lowest as H has hearts (or as it has).
         if seat == p.leader:
             if not safe_lead(p, r, seat, (p.hand[0] | p.hand[1] | p.hand[2]
                                           | p.hand[3]) & ~p.hand[seat], &lead):
@@ -2316,7 +2319,10 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexc
                 return 0
         else:
             low = p.hand[h] & SUIT_MASK[1] & (~(p.hand[h] & SUIT_MASK[1]) + 1)
-            if mine >= low:
+            n = __builtin_popcountll(p.hand[h] & SUIT_MASK[1])
+            if __builtin_popcountll(mine) < n:
+                n = __builtin_popcountll(mine)
+            if __builtin_popcountll(mine & (low - 1)) < n:
                 return 0
             relx = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & SUIT_MASK[1] & ((low << 1) - 1)
     elif not null_safe(mine, p.hand[h] & SUIT_MASK[sx], &relx):
