@@ -2255,7 +2255,8 @@ cdef int safe_lead(const Pos* p, const Rules* r, int seat, uint64_t others,
     return 0
 
 
-cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexcept nogil:
+cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t others,
+                    uint64_t* rel) noexcept nogil:
     """Whether a lone seat at a trick's start in a contract whose points are on cards
     only, the one card with points left (Barbu's K♥) being held by another hand H,
     can avoid taking it (a sufficient test, weaker than :func:`null_safe`'s).
@@ -2286,11 +2287,12 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexc
     played, else one of those (H follows higher), so each heart trick takes at most
     one of them and one of H's hearts.  When void it discards from another suit
     while it has one.  It wins no other trick either, so it never leads.
-    ``rel``: the cards the test read, the card with points and those above it
-    (their holders)."""
+    ``others``: the other hands' cards.  ``rel``: the cards the test read, the card
+    with points and those above it (their holders)."""
     cdef int sx, h, i, n
-    cdef uint64_t others, relx = 0, pts, above, mine, low, lead = 0
-    pts = r.point_cards & (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
+    cdef uint64_t relx = 0, pts, above, mine, low, lead = 0
+    cdef uint64_t in_play = others | p.hand[seat]
+    pts = r.point_cards & in_play
     if not pts or (pts & (pts - 1)):
         return 0
     sx = __builtin_ctzll(pts) >> 4
@@ -2310,10 +2312,8 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexc
         # trick, and be on lead only now, with a lead that loses.  H on its right plays
         # before it to every trick it does not lead: the pairing test suffices.  Else
         # it needs as many hearts below H's lowest as H has hearts (or as it has).
-        if seat == p.leader:
-            if not safe_lead(p, r, seat, (p.hand[0] | p.hand[1] | p.hand[2]
-                                          | p.hand[3]) & ~p.hand[seat], &lead):
-                return 0
+        if seat == p.leader and not safe_lead(p, r, seat, others, &lead):
+            return 0
         if ((h + 1) & 3) == seat:
             if not null_safe(mine, p.hand[h] & SUIT_MASK[sx], &relx):
                 return 0
@@ -2324,13 +2324,12 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t* rel) noexc
                 n = __builtin_popcountll(mine)
             if __builtin_popcountll(mine & (low - 1)) < n:
                 return 0
-            relx = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & SUIT_MASK[1] & ((low << 1) - 1)
+            relx = in_play & SUIT_MASK[1] & ((low << 1) - 1)
     elif not null_safe(mine, p.hand[h] & SUIT_MASK[sx], &relx):
         return 0
-    others = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & ~p.hand[seat]
     if not null_safe(p.hand[seat] & ~SUIT_MASK[sx], others & ~SUIT_MASK[sx], rel):
         return 0
-    rel[0] |= relx | lead | pts | (above & (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]))
+    rel[0] |= relx | lead | pts | (above & in_play)
     return 1
 
 
@@ -2439,9 +2438,9 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         others = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & ~p.hand[seat]
         lead = 0
         if not (r.king_duty and (p.hand[seat] >> KH_CARD) & 1) \
-                and ((r.null_ok and (seat != p.leader or safe_lead(p, r, seat, others, &lead))
-                      and null_safe(p.hand[seat], others, &qcards))
-                     or (r.point_ok and point_safe(p, r, seat, &qcards))):
+                and ((r.null_ok and null_safe(p.hand[seat], others, &qcards)
+                      and (seat != p.leader or safe_lead(p, r, seat, others, &lead)))
+                     or (r.point_ok and point_safe(p, r, seat, others, &qcards))):
             qcards |= lead
             c.st.null_cuts += 1
             rel[0] = qcards
