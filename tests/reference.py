@@ -24,11 +24,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from fractions import Fraction
+from pathlib import Path
 
 from hypothesis import strategies as st
 
-from barbu_dd.cards import BB_ALL, Card, Rank, Seat, Suit, make_card
-from barbu_dd.contracts import Game, make_game
+from barbu_dd.cards import BB_ALL, Card, Rank, Seat, Suit, make_card, parse_card
+from barbu_dd.contracts import Game, load_scale, make_game
 from barbu_dd.deal import Deal
 from barbu_dd.play import (
     DominoPosition,
@@ -52,6 +53,8 @@ __all__ = [
     "all_play_scores",
     "BIASES",
     "random_ending",
+    "point_holder_ending",
+    "one_card_games",
     "random_full_deal",
     "random_midtrick",
     "random_domino_ending",
@@ -290,6 +293,73 @@ def random_ending(
     for i, c in enumerate(cards):
         hands[i % 4] |= 1 << c
     return Deal(hands, leader=Seat(rng.randrange(4)))
+
+
+def point_holder_ending(rng: random.Random, n_cards: int, point: Card, seat: Seat) -> Deal:
+    """A random ending of ``n_cards`` a hand shaped for the lone seat's tests in a
+    contract with one card of points (``point``): ``seat`` holds cards of the
+    points' suit (often low ones) and of one other suit, sometimes a card or two of
+    the others; another seat holds ``point``, often with many cards of that other
+    suit.  ``seat`` leads four times in ten."""
+    xs = point >> 4
+    deck = [make_card(s, r) for s in range(4) for r in range(13) if make_card(s, r) != point]
+    rng.shuffle(deck)
+    hands: list[list[Card]] = [[], [], [], []]
+    holder = rng.choice([s for s in range(4) if s != seat])
+    hands[holder].append(point)
+    y = rng.choice([s for s in range(4) if s != xs])
+
+    def take(i: int, pool: list[Card], n: int) -> None:
+        for c in pool[: max(0, min(n, n_cards - len(hands[i])))]:
+            hands[i].append(c)
+            deck.remove(c)
+
+    top = rng.choice((3, 5, 6, 8, 10, 11, 12, 13))
+    lows = [c for c in deck if c >> 4 == xs and (c & 15) < top]
+    take(seat, lows, n_cards if rng.random() < 0.3 else rng.randrange(n_cards + 1))
+    if rng.random() < 0.5:
+        for _ in range(rng.randrange(1, 3)):
+            cap = rng.choice((3, 5, 8, 13))
+            side = [c for c in deck if c >> 4 not in (y, xs) and (c & 15) < cap]
+            take(seat, [rng.choice(side)] if side else [], 1)
+    take(seat, [c for c in deck if c >> 4 == y], n_cards)
+    if rng.random() < 0.5:
+        take(holder, [c for c in deck if c >> 4 == y], rng.randrange(n_cards))
+    for i in range(4):
+        take(i, list(deck), n_cards)
+    masks = [0, 0, 0, 0]
+    for i, h in enumerate(hands):
+        for c in h:
+            masks[i] |= 1 << c
+    leader = seat if rng.random() < 0.4 else rng.randrange(4)
+    return Deal(masks, leader=Seat(leader))
+
+
+def one_card_games(tmp: Path) -> list[tuple[str, Game, Card]]:
+    """Contracts whose points are on one card, for :func:`point_holder_ending`:
+    Barbu in classic rules, with king duty and in French rules, and classic scales
+    (written to ``tmp``) with the points on the ♠Q, ♦7 or ♣9 alone.  Each with a
+    name and its card of points."""
+    kh = make_card(Suit.H, Rank.K)
+    games = [
+        ("barbu", make_game("barbu"), kh),
+        ("barbu king-duty", make_game("barbu", variants=("king-duty",)), kh),
+        ("french barbu", make_game("barbu", rules="french"), kh),
+    ]
+    for card in ("SQ", "D7", "C9"):
+        path = tmp / f"{card}.toml"
+        path.write_text(
+            f'name = "one"\nrules = "classic"\n\n[contracts.barbu]\ncards = {{ {card} = -20 }}\n',
+            encoding="utf-8",
+        )
+        games.append(
+            (
+                f"barbu, points on {card}",
+                make_game("barbu", scale=load_scale(path)),
+                parse_card(card),
+            )
+        )
+    return games
 
 
 def random_full_deal(rng: random.Random) -> Deal:

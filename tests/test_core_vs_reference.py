@@ -38,6 +38,8 @@ from reference import (
     BIASES,
     endings,
     midtricks,
+    one_card_games,
+    point_holder_ending,
     random_ending,
     random_midtrick,
     random_play,
@@ -311,6 +313,73 @@ def test_point_safe_pairing_is_not_enough() -> None:
     game = make_game("barbu")
     assert solve(d.copy(), game, seats="N").scores[Seat.N] == -20
     assert reference.ref_trick_value(d, game, {Seat.N}) == -20
+
+
+def test_dump_safe_cut() -> None:
+    """Classic Barbu: N holds ♠6 ♠4 ♥5 ♥3 and S the ♥K ♥Q with two spades.  N's
+    spades fail the no-more-tricks test (E holds ♠3 ♠2), but N's hearts lie below
+    S's and S must follow every spade while N holds one: N may win spade tricks, never
+    one with the K♥ (the test of one suit to win in, ``dump_safe``), and the search
+    cuts at the root whoever leads.  With S void in spades, N on lead must lead one,
+    and S discards the K♥ on it."""
+    for rules, variants in (("classic", ()), ("classic", ("king-duty",)), ("french", ())):
+        game = make_game("barbu", rules=rules, variants=variants)
+        for leader in Seat:
+            d = Deal("N:64.53.. 32..AK. 87.KQ.. ...AKQJ", leader=leader)
+            solver = Solver(tt_bytes=1 << 20)
+            assert solver.solve(d.copy(), game, seats="N").nodes == 1
+            assert reference.ref_trick_value(d, game, {Seat.N}) == 0
+    game = make_game("barbu")
+    d = Deal("N:64.53.. 8732... .KQ.32. ...AKQJ", leader="N")
+    assert solve(d.copy(), game, seats="N").scores[Seat.N] == -20
+    assert reference.ref_trick_value(d, game, {Seat.N}) == -20
+
+
+def test_dump_safe_needs_low_cards(tmp_path: Path) -> None:
+    """Regression (a form of ``dump_safe`` tried and dropped): with the points on the
+    ♦7 (S holds ♦A ♦7) and W, alone with ♦T ♦8 ♦3, on lead, W's diamonds pass the
+    pairing test against S's and S plays before W to every trick W does not lead, yet
+    W leads the ♦3, S overtakes with the ♦A, and W's ♦T ♦8 then lie above the ♦7.  The
+    test needs the seat's cards below the holder's lowest, not the pairing."""
+    scale = tmp_path / "one.toml"
+    scale.write_text(
+        'name = "one"\nrules = "classic"\n\n[contracts.barbu]\ncards = { D7 = -20 }\n',
+        encoding="utf-8",
+    )
+    game = make_game("barbu", scale=load_scale(scale))
+    d = Deal("N:2.7.4. 8..K6. K..A7. ..T83.", leader="W")
+    assert solve(d.copy(), game).scores == ref_trick_values(d, game) == (0, -20, 0, -20)
+
+
+def point_holder_endings(count: int, seed: int, tmp: Path, sizes: tuple[int, ...]) -> None:
+    """Endings shaped for the tests of one card of points (``point_holder_ending``:
+    the lone seat with cards of the points' suit and of one other suit, the points'
+    holder often long in it), in classic Barbu, with king duty, in French Barbu, and
+    with the points on the ♠Q, ♦7 or ♣9: each solve that used one of the lone seat's
+    tests is checked against the reference."""
+    games = one_card_games(tmp)
+    rng = random.Random(seed)
+    checked = 0
+    for _ in range(count):
+        _, game, point = rng.choice(games)
+        seat = Seat(rng.randrange(4))
+        d = point_holder_ending(rng, rng.choice(sizes), point, seat)
+        got = SMALL_TT.solve(d.copy(), game, seats=seat.name).scores[seat]
+        if not SMALL_TT._core.last_stats["null_cuts"]:
+            continue
+        checked += 1
+        want = reference.ref_trick_value(d, game, {seat})
+        assert same(got, want), f"{show(d, game)} {seat.name}: solver {got}, reference {want}"
+    assert checked > count // 2
+
+
+def test_point_holder_endings(tmp_path: Path) -> None:
+    point_holder_endings(200, 1, tmp_path, (3, 4))
+
+
+@pytest.mark.slow
+def test_point_holder_endings_slow(tmp_path: Path) -> None:
+    point_holder_endings(1500, 2, tmp_path, (3, 4, 4, 5))
 
 
 @pytest.mark.parametrize("card", ["SQ", "HJ", "D7"])

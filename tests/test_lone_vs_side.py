@@ -13,9 +13,10 @@ classic Barbu ending in a thousand of 5 to 7 cards showed it.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
-from reference import BIASES, random_ending, random_play
+from reference import BIASES, one_card_games, point_holder_ending, random_ending, random_play
 
 from barbu_dd.cards import Seat
 from barbu_dd.contracts import Game, make_game
@@ -41,6 +42,27 @@ GAMES: dict[str, Game] = {
 SOLVER = Solver(tt_bytes=16 << 20)
 
 
+def compare(rng: random.Random, pos: Deal, game: Game, name: str, seat: Seat | None = None) -> None:
+    """Play one to three random cards first (a quarter of the time), then check
+    that ``seat``'s value alone (a random seat if None) and the other three's as a
+    side add up to the points in play."""
+    if rng.random() < 0.25:
+        random_play(rng, pos, game, rng.randrange(1, 4))
+        fresh = Deal(list(pos.masks), leader=pos.leader)
+        fresh.trick.extend(pos.trick)
+        pos = fresh
+    if seat is None:
+        seat = Seat(rng.randrange(4))
+    others = "".join(s.name for s in Seat if s != seat)
+    lone = SOLVER.solve(pos.copy(), game, seats=seat.name).scores[seat]
+    side = SOLVER.solve(pos.copy(), game, side=others).value
+    total = points_at_stake(pos, game)
+    assert lone + side == total, (
+        f"{name}, {pos} ({pos.leader.name} leads, trick {list(pos.trick)}), "
+        f"{seat.name} alone: {lone}, {others}: {side}, in play {total}"
+    )
+
+
 def check_lone_vs_side(count: int, seed: int, sizes: tuple[int, ...]) -> int:
     """``count`` random endings (a quarter of them in the middle of a trick), every
     contract of ``GAMES``, a random seat each: lone value + side value == points in
@@ -51,21 +73,7 @@ def check_lone_vs_side(count: int, seed: int, sizes: tuple[int, ...]) -> int:
     for _ in range(count):
         d = random_ending(rng, rng.choice(sizes), bias=rng.choice(biases))
         for name, game in GAMES.items():
-            pos = d.copy()
-            if rng.random() < 0.25:
-                random_play(rng, pos, game, rng.randrange(1, 4))
-                fresh = Deal(list(pos.masks), leader=pos.leader)
-                fresh.trick.extend(pos.trick)
-                pos = fresh
-            seat = Seat(rng.randrange(4))
-            others = "".join(s.name for s in Seat if s != seat)
-            lone = SOLVER.solve(pos.copy(), game, seats=seat.name).scores[seat]
-            side = SOLVER.solve(pos.copy(), game, side=others).value
-            total = points_at_stake(pos, game)
-            assert lone + side == total, (
-                f"{name}, {pos} ({pos.leader.name} leads, trick {list(pos.trick)}), "
-                f"{seat.name} alone: {lone}, {others}: {side}, in play {total}"
-            )
+            compare(rng, d.copy(), game, name)
             n += 1
     return n
 
@@ -78,3 +86,26 @@ def test_lone_vs_side() -> None:
 @pytest.mark.parametrize("seed", [2, 3])
 def test_lone_vs_side_slow(seed: int) -> None:
     assert check_lone_vs_side(2000, seed, (6, 7, 8)) == 2000 * len(GAMES)
+
+
+def check_point_holder(count: int, seed: int, tmp: Path) -> int:
+    """``count`` endings of 3 to 8 cards shaped for the tests of one card of points
+    (``point_holder_ending``; a quarter in the middle of a trick): the lone seat's
+    value + the side's == points in play.  Returns the number of solves compared."""
+    games = one_card_games(tmp)
+    rng = random.Random(seed)
+    for _ in range(count):
+        name, game, point = rng.choice(games)
+        seat = Seat(rng.randrange(4))
+        pos = point_holder_ending(rng, rng.choice((3, 4, 5, 6, 7, 8)), point, seat)
+        compare(rng, pos, game, name, seat)
+    return count
+
+
+def test_point_holder_vs_side(tmp_path: Path) -> None:
+    assert check_point_holder(2000, 1, tmp_path) == 2000
+
+
+@pytest.mark.slow
+def test_point_holder_vs_side_slow(tmp_path: Path) -> None:
+    assert check_point_holder(40000, 2, tmp_path) == 40000

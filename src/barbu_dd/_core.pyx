@@ -2255,6 +2255,20 @@ cdef int safe_lead(const Pos* p, const Rules* r, int seat, uint64_t others,
     return 0
 
 
+cdef inline int points_holder(const Pos* p, const Rules* r, int seat, uint64_t in_play,
+                              uint64_t* pts) noexcept nogil:
+    """The hand other than ``seat`` that holds the one card with points left
+    (``pts`` receives it), or -1: no such card, or the seat's."""
+    cdef int i
+    pts[0] = r.point_cards & in_play
+    if not pts[0] or (pts[0] & (pts[0] - 1)):
+        return -1
+    for i in range(4):
+        if i != seat and (p.hand[i] & pts[0]):
+            return i
+    return -1
+
+
 cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t others,
                     uint64_t* rel) noexcept nogil:
     """Whether a lone seat at a trick's start in a contract whose points are on cards
@@ -2289,19 +2303,15 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t others,
     while it has one.  It wins no other trick either, so it never leads.
     ``others``: the other hands' cards.  ``rel``: the cards the test read, the card
     with points and those above it (their holders)."""
-    cdef int sx, h, i, n
+    cdef int sx, h, n
     cdef uint64_t relx = 0, pts, above, mine, low, lead = 0
     cdef uint64_t in_play = others | p.hand[seat]
-    pts = r.point_cards & in_play
-    if not pts or (pts & (pts - 1)):
+    h = points_holder(p, r, seat, in_play, &pts)
+    if h < 0:
         return 0
     sx = __builtin_ctzll(pts) >> 4
-    h = -1
-    for i in range(4):
-        if i != seat and (p.hand[i] & pts) == pts:
-            h = i
-    if h < 0 or not (p.hand[seat] & SUIT_MASK[sx]):
-        return 0    # points in several hands, or the seat's; or null_safe's test
+    if not (p.hand[seat] & SUIT_MASK[sx]):
+        return 0    # null_safe's test
     above = SUIT_MASK[sx] & ~((<uint64_t>2 << high_bit(pts)) - 1)
     if (p.hand[h] & above) and (p.hand[seat] & above):
         return 0    # the seat's card could top the points (see above)
@@ -2330,6 +2340,89 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t others,
     if not null_safe(p.hand[seat] & ~SUIT_MASK[sx], others & ~SUIT_MASK[sx], rel):
         return 0
     rel[0] |= relx | lead | pts | (above & in_play)
+    return 1
+
+
+cdef int dump_safe(const Pos* p, const Rules* r, int seat, uint64_t others,
+                   uint64_t* rel) noexcept nogil:
+    """Whether a lone seat at a trick's start in a contract whose points are on one
+    card only, held by another hand H, can avoid taking it while it may still win
+    tricks of one suit (a sufficient test beside :func:`point_safe`, which lets it
+    win none).
+
+    The conditions, with X the points' suit:
+
+    1. In X the seat holds as many cards below H's lowest card of X as the shorter
+       of its and H's holdings of X.
+    2. Its other cards are of one suit Y of which H holds as many as it does, or of
+       suits P that pass :func:`null_safe`'s test against the others' cards.
+    3. With suits P: H holds as many cards of Y as the seat holds of Y and of the
+       suits P together, and H's cards of Y all lie above the seat's lowest.
+
+    The seat's play: to an X trick, a card below H's lowest (H holds X while it holds
+    the points and follows higher); to Y, its highest card of Y; to P, as
+    :func:`null_safe`; void, it discards a card of Y, else its highest of a suit P,
+    else its highest of X; on lead, its highest card of Y, else (or where the
+    heart-lead rule forbids a lead of Y, hearts) one of X below H's.
+    Each X trick uses up one of its low cards and one of H's cards of X, and H's
+    lowest only rises, so (1) holds throughout.  H holds at least as many cards of Y
+    as the seat while the seat holds any: both follow to a Y trick; void in the suit
+    led the seat discards from Y and H at most one card of Y; only where the seat
+    follows a suit P may H discard from Y without the seat doing so, and (3) counts
+    those tricks.  So the seat wins tricks of Y only, to which H follows with a card
+    of Y, never with the points.  After winning one it leads Y again; with suits P it
+    keeps its lowest card of Y for last, and that card loses to H's (3), so it never
+    has to lead from P.  In X it never wins, and in P never (it never leads them).
+    Under the heart-lead rule with Y hearts and suits P it could have to lead from
+    P: not taken.  ``rel``: the cards of X up to H's lowest, the points, the
+    bottoms of the suits P, the cards of Y up to the seat's lowest (with suits P);
+    the counts are in the table's suit lengths."""
+    cdef int sx, h, y, n, nd = 0, dy = -1, npair = 0
+    cdef uint64_t pts, hx, low, mine, relx, prel, cards, hy, lowy
+    cdef uint64_t in_play = others | p.hand[seat]
+    h = points_holder(p, r, seat, in_play, &pts)
+    if h < 0:
+        return 0
+    sx = __builtin_ctzll(pts) >> 4
+    hx = p.hand[h] & SUIT_MASK[sx]
+    low = hx & (~hx + 1)
+    mine = p.hand[seat] & SUIT_MASK[sx]
+    n = __builtin_popcountll(hx)
+    if __builtin_popcountll(mine) < n:
+        n = __builtin_popcountll(mine)
+    if __builtin_popcountll(mine & (low - 1)) < n:
+        return 0
+    relx = in_play & SUIT_MASK[sx] & ((low << 1) - 1)
+    for y in range(4):
+        cards = p.hand[seat] & SUIT_MASK[y]
+        if y == sx or not cards:
+            continue
+        if null_safe(cards, others & SUIT_MASK[y], &prel):
+            npair += __builtin_popcountll(cards)
+            relx |= prel
+            continue
+        if __builtin_popcountll(p.hand[h] & SUIT_MASK[y]) < __builtin_popcountll(cards):
+            return 0
+        nd += 1
+        dy = y
+    if nd > 1:
+        return 0
+    if npair:
+        if nd == 0:
+            if seat == p.leader:
+                return 0    # it would lead from P or X: point_safe's case
+        else:
+            if r.heart_lead and dy == 1:
+                return 0
+            cards = p.hand[seat] & SUIT_MASK[dy]
+            hy = p.hand[h] & SUIT_MASK[dy]
+            if __builtin_popcountll(hy) < __builtin_popcountll(cards) + npair:
+                return 0
+            lowy = cards & (~cards + 1)
+            if hy & (lowy - 1):
+                return 0
+            relx |= in_play & SUIT_MASK[dy] & ((lowy << 1) - 1)
+    rel[0] = relx | pts
     return 1
 
 
@@ -2440,7 +2533,8 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         if not (r.king_duty and (p.hand[seat] >> KH_CARD) & 1) \
                 and ((r.null_ok and null_safe(p.hand[seat], others, &qcards)
                       and (seat != p.leader or safe_lead(p, r, seat, others, &lead)))
-                     or (r.point_ok and point_safe(p, r, seat, others, &qcards))):
+                     or (r.point_ok and (point_safe(p, r, seat, others, &qcards)
+                                         or dump_safe(p, r, seat, others, &qcards)))):
             qcards |= lead
             c.st.null_cuts += 1
             rel[0] = qcards
