@@ -379,7 +379,7 @@ def test_point_holder_endings(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_point_holder_endings_slow(tmp_path: Path) -> None:
-    point_holder_endings(1500, 2, tmp_path, (3, 4, 4, 5))
+    point_holder_endings(1000, 2, tmp_path, (3, 4, 4, 5))
 
 
 @pytest.mark.parametrize("card", ["SQ", "HJ", "D7"])
