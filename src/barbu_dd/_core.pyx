@@ -2361,8 +2361,8 @@ cdef int dump_safe(const Pos* p, const Rules* r, int seat, uint64_t others,
 
     The seat's play: to an X trick, a card below H's lowest (H holds X while it holds
     the points and follows higher); to Y, its highest card of Y; to P, as
-    :func:`null_safe`; void, it discards a card of Y, else its highest of a suit P,
-    else its highest of X; on lead, its highest card of Y, else (or where the
+    :func:`null_safe`; void, it discards its highest card of Y, else its highest of
+    a suit P, else its highest of X; on lead, its highest card of Y, else (or where the
     heart-lead rule forbids a lead of Y, hearts) one of X below H's.
     Each X trick uses up one of its low cards and one of H's cards of X, and H's
     lowest only rises, so (1) holds throughout.  H holds at least as many cards of Y
