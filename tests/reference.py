@@ -54,7 +54,9 @@ __all__ = [
     "BIASES",
     "random_ending",
     "point_holder_ending",
+    "one_card_game",
     "one_card_games",
+    "led_position",
     "random_full_deal",
     "random_midtrick",
     "random_domino_ending",
@@ -335,6 +337,17 @@ def point_holder_ending(rng: random.Random, n_cards: int, point: Card, seat: Sea
     return Deal(masks, leader=Seat(leader))
 
 
+def one_card_game(tmp: Path, card: str) -> Game:
+    """Classic Barbu with a scale (written to ``tmp``) whose only points are -20 on
+    ``card``."""
+    path = tmp / f"{card}.toml"
+    path.write_text(
+        f'name = "one"\nrules = "classic"\n\n[contracts.barbu]\ncards = {{ {card} = -20 }}\n',
+        encoding="utf-8",
+    )
+    return make_game("barbu", scale=load_scale(path))
+
+
 def one_card_games(tmp: Path) -> list[tuple[str, Game, Card]]:
     """Contracts whose points are on one card, for :func:`point_holder_ending`:
     Barbu in classic rules, with king duty and in French rules, and classic scales
@@ -347,19 +360,17 @@ def one_card_games(tmp: Path) -> list[tuple[str, Game, Card]]:
         ("french barbu", make_game("barbu", rules="french"), kh),
     ]
     for card in ("SQ", "D7", "C9"):
-        path = tmp / f"{card}.toml"
-        path.write_text(
-            f'name = "one"\nrules = "classic"\n\n[contracts.barbu]\ncards = {{ {card} = -20 }}\n',
-            encoding="utf-8",
-        )
-        games.append(
-            (
-                f"barbu, points on {card}",
-                make_game("barbu", scale=load_scale(path)),
-                parse_card(card),
-            )
-        )
+        games.append((f"barbu, points on {card}", one_card_game(tmp, card), parse_card(card)))
     return games
+
+
+def led_position(rng: random.Random, deal: Deal, game: Game, n: int) -> Deal:
+    """``n`` random legal cards played on ``deal`` (in place), returned as a fresh
+    deal whose only history is the trick in progress (a mid-trick position)."""
+    random_play(rng, deal, game, n)
+    led = Deal(list(deal.masks), leader=deal.leader)
+    led.trick.extend(deal.trick)
+    return led
 
 
 def random_full_deal(rng: random.Random) -> Deal:

@@ -37,12 +37,13 @@ from hypothesis import strategies as st
 from reference import (
     BIASES,
     endings,
+    led_position,
     midtricks,
+    one_card_game,
     one_card_games,
     point_holder_ending,
     random_ending,
     random_midtrick,
-    random_play,
     ref_trick_value,
     ref_trick_values,
 )
@@ -341,12 +342,7 @@ def test_dump_safe_needs_low_cards(tmp_path: Path) -> None:
     pairing test against S's and S plays before W to every trick W does not lead, yet
     W leads the ♦3, S overtakes with the ♦A, and W's ♦T ♦8 then lie above the ♦7.  The
     test needs the seat's cards below the holder's lowest, not the pairing."""
-    scale = tmp_path / "one.toml"
-    scale.write_text(
-        'name = "one"\nrules = "classic"\n\n[contracts.barbu]\ncards = { D7 = -20 }\n',
-        encoding="utf-8",
-    )
-    game = make_game("barbu", scale=load_scale(scale))
+    game = one_card_game(tmp_path, "D7")
     d = Deal("N:2.7.4. 8..K6. K..A7. ..T83.", leader="W")
     assert solve(d.copy(), game).scores == ref_trick_values(d, game) == (0, -20, 0, -20)
 
@@ -386,12 +382,7 @@ def test_point_holder_endings_slow(tmp_path: Path) -> None:
 def test_one_point_card_scales(card: str, tmp_path: Path) -> None:
     """A scale whose only points are on one card other than the K♥ (the test for a
     single card of points then also runs, with cards above it in play)."""
-    scale = tmp_path / "one.toml"
-    scale.write_text(
-        f'name = "one"\nrules = "classic"\n\n[contracts.barbu]\ncards = {{ {card} = -20 }}\n',
-        encoding="utf-8",
-    )
-    game = make_game("barbu", scale=load_scale(scale))
+    game = one_card_game(tmp_path, card)
     suit = Suit("SHDC".index(card[0]))
     rng = random.Random(card)
     for _ in range(40):
@@ -820,11 +811,7 @@ def test_team_plans(contract: str, rules: str, trump: str) -> None:
     for i in range(35):
         d = _team_suits(rng, rng.choice((3, 4, 4)))
         if i % 2:
-            # one card led: a fresh deal whose only history is the trick in progress
-            random_play(rng, d, game, 1)
-            led = Deal(list(d.masks), leader=d.leader)
-            led.trick.extend(d.trick)
-            d = led
+            d = led_position(rng, d, game, 1)  # one card led
         for side in ([0, 2], [1, 3]):
             _check_side(d, game, side, i)
 
@@ -841,10 +828,7 @@ def test_trump_plans(contract: str, rules: str) -> None:
     for i in range(60):
         d = random_ending(rng, rng.choice((2, 3, 3, 4)), bias=rng.choice(("trumps", "short", None)))
         if i % 3 == 2:
-            random_play(rng, d, game, 1)
-            led = Deal(list(d.masks), leader=d.leader)
-            led.trick.extend(d.trick)
-            d = led
+            d = led_position(rng, d, game, 1)
         for side in ([0, 2], [1, 3]):
             _check_side(d, game, side, i)
 

@@ -16,7 +16,7 @@ import random
 from pathlib import Path
 
 import pytest
-from reference import BIASES, one_card_games, point_holder_ending, random_ending, random_play
+from reference import BIASES, led_position, one_card_games, point_holder_ending, random_ending
 
 from barbu_dd.cards import Seat
 from barbu_dd.contracts import Game, make_game
@@ -47,10 +47,7 @@ def compare(rng: random.Random, pos: Deal, game: Game, name: str, seat: Seat | N
     that ``seat``'s value alone (a random seat if None) and the other three's as a
     side add up to the points in play."""
     if rng.random() < 0.25:
-        random_play(rng, pos, game, rng.randrange(1, 4))
-        fresh = Deal(list(pos.masks), leader=pos.leader)
-        fresh.trick.extend(pos.trick)
-        pos = fresh
+        pos = led_position(rng, pos, game, rng.randrange(1, 4))
     if seat is None:
         seat = Seat(rng.randrange(4))
     others = "".join(s.name for s in Seat if s != seat)

@@ -2269,8 +2269,25 @@ cdef inline int points_holder(const Pos* p, const Rules* r, int seat, uint64_t i
     return -1
 
 
-cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t others,
-                    uint64_t* rel) noexcept nogil:
+cdef inline int low_enough(uint64_t mine, uint64_t theirs, uint64_t in_play,
+                           uint64_t* rel) noexcept nogil:
+    """Whether the seat's cards ``mine`` of a suit include as many below the lowest
+    of H's cards ``theirs`` of it as the shorter of the two holdings: then to each
+    trick of the suit it can play one of them under H's card, and the count still
+    holds after it (H's lowest only rises).  ``rel``: the suit's cards in play up to
+    H's lowest."""
+    cdef uint64_t low = theirs & (~theirs + 1)
+    cdef int n = __builtin_popcountll(theirs)
+    if __builtin_popcountll(mine) < n:
+        n = __builtin_popcountll(mine)
+    if __builtin_popcountll(mine & (low - 1)) < n:
+        return 0
+    rel[0] = in_play & ((low << 1) - 1) & SUIT_MASK[__builtin_ctzll(theirs) >> 4]
+    return 1
+
+
+cdef int point_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
+                    uint64_t others, uint64_t* rel) noexcept nogil:
     """Whether a lone seat at a trick's start in a contract whose points are on cards
     only, the one card with points left (Barbu's K♥) being held by another hand H,
     can avoid taking it (a sufficient test, weaker than :func:`null_safe`'s).
@@ -2301,14 +2318,12 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t others,
     played, else one of those (H follows higher), so each heart trick takes at most
     one of them and one of H's hearts.  When void it discards from another suit
     while it has one.  It wins no other trick either, so it never leads.
-    ``others``: the other hands' cards.  ``rel``: the cards the test read, the card
-    with points and those above it (their holders)."""
-    cdef int sx, h, n
-    cdef uint64_t relx = 0, pts, above, mine, low, lead = 0
+    ``h``, ``pts``: H and the card (:func:`points_holder`); ``others``: the other
+    hands' cards.  ``rel``: the cards the test read, the card with points and those
+    above it (their holders)."""
+    cdef int sx
+    cdef uint64_t relx = 0, above, mine, lead = 0
     cdef uint64_t in_play = others | p.hand[seat]
-    h = points_holder(p, r, seat, in_play, &pts)
-    if h < 0:
-        return 0
     sx = __builtin_ctzll(pts) >> 4
     if not (p.hand[seat] & SUIT_MASK[sx]):
         return 0    # null_safe's test
@@ -2327,14 +2342,8 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t others,
         if ((h + 1) & 3) == seat:
             if not null_safe(mine, p.hand[h] & SUIT_MASK[sx], &relx):
                 return 0
-        else:
-            low = p.hand[h] & SUIT_MASK[1] & (~(p.hand[h] & SUIT_MASK[1]) + 1)
-            n = __builtin_popcountll(p.hand[h] & SUIT_MASK[1])
-            if __builtin_popcountll(mine) < n:
-                n = __builtin_popcountll(mine)
-            if __builtin_popcountll(mine & (low - 1)) < n:
-                return 0
-            relx = in_play & SUIT_MASK[1] & ((low << 1) - 1)
+        elif not low_enough(mine, p.hand[h] & SUIT_MASK[1], in_play, &relx):
+            return 0
     elif not null_safe(mine, p.hand[h] & SUIT_MASK[sx], &relx):
         return 0
     if not null_safe(p.hand[seat] & ~SUIT_MASK[sx], others & ~SUIT_MASK[sx], rel):
@@ -2343,8 +2352,8 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, uint64_t others,
     return 1
 
 
-cdef int dump_safe(const Pos* p, const Rules* r, int seat, uint64_t others,
-                   uint64_t* rel) noexcept nogil:
+cdef int dump_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
+                   uint64_t others, uint64_t* rel) noexcept nogil:
     """Whether a lone seat at a trick's start in a contract whose points are on one
     card only, held by another hand H, can avoid taking it while it may still win
     tricks of one suit (a sufficient test beside :func:`point_safe`, which lets it
@@ -2374,25 +2383,16 @@ cdef int dump_safe(const Pos* p, const Rules* r, int seat, uint64_t others,
     keeps its lowest card of Y for last, and that card loses to H's (3), so it never
     has to lead from P.  In X it never wins, and in P never (it never leads them).
     Under the heart-lead rule with Y hearts and suits P it could have to lead from
-    P: not taken.  ``rel``: the cards of X up to H's lowest, the points, the
-    bottoms of the suits P, the cards of Y up to the seat's lowest (with suits P);
-    the counts are in the table's suit lengths."""
-    cdef int sx, h, y, n, nd = 0, dy = -1, npair = 0
-    cdef uint64_t pts, hx, low, mine, relx, prel, cards, hy, lowy
+    P: not taken.  ``h``, ``pts``: H and the card (:func:`points_holder`).
+    ``rel``: the cards of X up to H's lowest, the points, the bottoms of the suits
+    P, the cards of Y up to the seat's lowest (with suits P); the counts are in the
+    table's suit lengths."""
+    cdef int sx, y, nd = 0, dy = -1, npair = 0
+    cdef uint64_t relx, prel, cards, hy, lowy
     cdef uint64_t in_play = others | p.hand[seat]
-    h = points_holder(p, r, seat, in_play, &pts)
-    if h < 0:
-        return 0
     sx = __builtin_ctzll(pts) >> 4
-    hx = p.hand[h] & SUIT_MASK[sx]
-    low = hx & (~hx + 1)
-    mine = p.hand[seat] & SUIT_MASK[sx]
-    n = __builtin_popcountll(hx)
-    if __builtin_popcountll(mine) < n:
-        n = __builtin_popcountll(mine)
-    if __builtin_popcountll(mine & (low - 1)) < n:
+    if not low_enough(p.hand[seat] & SUIT_MASK[sx], p.hand[h] & SUIT_MASK[sx], in_play, &relx):
         return 0
-    relx = in_play & SUIT_MASK[sx] & ((low << 1) - 1)
     for y in range(4):
         cards = p.hand[seat] & SUIT_MASK[y]
         if y == sx or not cards:
@@ -2490,7 +2490,8 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     cdef uint32_t* btags
     cdef uint32_t tag, hits
     cdef int use_tt = 0, cres, seat, n, i, g, maxi, hint = -1, cut = -1, s, q, sure
-    cdef uint64_t qcards, others, lead
+    cdef uint64_t qcards, others, lead, pts
+    cdef int safe, holder
     cdef int moves[MAX_MOVES]
     cdef int lows[MAX_MOVES]
     cdef uint64_t failed = 0, budget
@@ -2530,11 +2531,16 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         seat = __builtin_ctzll(<uint64_t>p.side)
         others = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & ~p.hand[seat]
         lead = 0
-        if not (r.king_duty and (p.hand[seat] >> KH_CARD) & 1) \
-                and ((r.null_ok and null_safe(p.hand[seat], others, &qcards)
-                      and (seat != p.leader or safe_lead(p, r, seat, others, &lead)))
-                     or (r.point_ok and (point_safe(p, r, seat, others, &qcards)
-                                         or dump_safe(p, r, seat, others, &qcards)))):
+        safe = 0
+        if not (r.king_duty and (p.hand[seat] >> KH_CARD) & 1):
+            safe = r.null_ok and null_safe(p.hand[seat], others, &qcards) \
+                and (seat != p.leader or safe_lead(p, r, seat, others, &lead))
+            if not safe and r.point_ok:
+                # the one card with points left and its holder, for both tests
+                holder = points_holder(p, r, seat, others | p.hand[seat], &pts)
+                safe = holder >= 0 and (point_safe(p, r, seat, holder, pts, others, &qcards)
+                                        or dump_safe(p, r, seat, holder, pts, others, &qcards))
+        if safe:
             qcards |= lead
             c.st.null_cuts += 1
             rel[0] = qcards
