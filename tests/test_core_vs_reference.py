@@ -1027,3 +1027,35 @@ def test_probe_log() -> None:
                 assert value <= bound < target, (show(d, game), target, bound, value)
         assert any(bound == value for _, bound, _ in log), (show(d, game), log, value)
         assert sum(n for _, _, n in log) == nodes
+
+
+def _core_for(game: Game) -> Any:
+    core = _core.Solver(1 << 22)
+    core.set_rules(list(game.card_points), list(game.trick_points), heart_lead=game.heart_lead)
+    return core
+
+
+@pytest.mark.parametrize(
+    ("contract", "rules"),
+    [("no-last-two", "classic"), ("no-queens", "classic"), ("salad", "french")],
+)
+def test_refutation_memory(contract: str, rules: str) -> None:
+    """The refutation memory (the last card that cut off the search, by the mover's
+    hand and the trick) orders moves only: a core that never clears, whose memory and
+    table carry over from one ending to the next, gives each ending's values as a
+    fresh core does; and after ``clear()`` a solve takes exactly the nodes of a fresh
+    core's (the memory is forgotten with the table)."""
+    game = make_game(contract, rules=rules)
+    rng = random.Random(f"memory:{contract}")
+    warm = _core_for(game)
+    endings = [random_ending(rng, 8) for _ in range(6)]
+    for d in endings:
+        for side in (1, 2, 4, 8, 5):
+            fresh = _core_for(game)
+            expect = fresh.value(list(d.masks), [], int(d.leader), side)[0]
+            got = warm.value(list(d.masks), [], int(d.leader), side)[0]
+            assert got == expect, (show(d, game), side, got, expect)
+    d = endings[0]
+    fresh_nodes = _core_for(game).value(list(d.masks), [], int(d.leader), 1)[1]
+    warm.clear()
+    assert warm.value(list(d.masks), [], int(d.leader), 1)[1] == fresh_nodes

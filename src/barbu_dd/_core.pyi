@@ -8,6 +8,7 @@ _Won = Sequence[Sequence[int]] | None
 class Solver:
     tt_entries: int
     tt_bytes: int
+    hint_bytes: int
     rules_id: object
     def __init__(self, tt_bytes: int) -> None: ...
     def clear(self) -> None: ...

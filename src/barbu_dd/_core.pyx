@@ -122,6 +122,8 @@ cdef struct Ctx:
     uint64_t tt_mask    # number of buckets - 1
     uint32_t* fill      # per bucket: generation << 8 | entries used (filled in order)
     uint32_t gen        # current generation of the table
+    uint64_t* hints     # the refutation memory (see hint_key)
+    int hint_shift      # 64 - log2(its entries)
     Stats st            # counters
     int64_t hist[4][64] # history heuristic: cut-offs by seat and card
     uint64_t abort_at   # node count at which a budgeted search gives up (0: never)
@@ -1190,9 +1192,9 @@ cdef int ruff_weight(const Pos* p, const Rules* r, int seat, int card) noexcept 
 cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept nogil:
     """One card for each group of equivalent legal cards, best first.
 
-    The order: the TT hint; then the points the trick brings the mover's side by a
-    guess at its outcome; then (leads in contracts where tricks are worth winning) a
-    preference between suits; then the history heuristic where tricks are worth
+    The order: the hint (the refutation memory's card, else the table's); then the
+    points the trick brings the mover's side by a guess at its outcome; then (leads
+    in contracts where tricks are worth winning) a preference between suits; then the history heuristic where tricks are worth
     winning (the lowest card first in classic Trumps), the highest card first where
     they cost (the others against a lone seat leading its suits first, the lone seat
     discarding its point cards, then its shortest suit first); then a rank tie-break."""
@@ -2475,6 +2477,33 @@ cdef inline int32_t qt_bound(const Pos* p, const Rules* r, int cres, int q) noex
     return p.pts_pos + (p.tricks_left - q) * r.qt_value
 
 
+cdef inline uint64_t hint_key(const Pos* p, int seat, uint32_t gen) noexcept nogil:
+    """The refutation memory's key: the mover's hand, the cards played to the trick
+    (and by whom), the side and the table's generation; not the other hands.
+
+    The memory remembers, for such a key, the last card that cut off the search
+    (for the side maximising, only one found after its first card failed), and the
+    move order tries it first.  It orders moves only, so it needs no exactness: a
+    card that refuted a line with this hand in this trick often refutes it with the
+    other hands' cards dealt a little differently.  Where the perfect order would
+    help most, in the others' proofs that a lone seat cannot reach a score, the first
+    card they try is wrong about half the time at leads (No Last Two deal 3; README,
+    session 17)."""
+    cdef uint64_t t = 0, x
+    cdef int i
+    for i in range(p.ntrick):
+        t |= (<uint64_t>(p.trick_card[i] + 1)) << (7 * i)
+    x = (<uint64_t>p.leader | (<uint64_t>p.ntrick << 2) | (<uint64_t>p.side << 4) | (t << 8)
+         | (<uint64_t>gen << 32)) * <uint64_t>0x9E3779B97F4A7C15ULL
+    x ^= p.hand[seat]
+    x ^= x >> 30
+    x *= <uint64_t>0xBF58476D1CE4E5B9ULL
+    x ^= x >> 27
+    x *= <uint64_t>0x94D049BB133111EBULL
+    x ^= x >> 31
+    return x
+
+
 cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     """A bound on the side's score from here (the current trick included), tested
     against ``target`` (fail-soft): a result ``v >= target`` means the side can
@@ -2494,7 +2523,7 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     cdef int safe, holder
     cdef int moves[MAX_MOVES]
     cdef int lows[MAX_MOVES]
-    cdef uint64_t failed = 0, budget
+    cdef uint64_t failed = 0, budget, hk, he
     cdef uint32_t undecided
     cdef int rounds
     cdef Pos saved
@@ -2599,6 +2628,10 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
                     hint = card_from_rel(p, e.best)
     seat = (p.leader + p.ntrick) & 3
     maxi = (p.side >> seat) & 1
+    hk = hint_key(p, seat, c.gen)
+    he = c.hints[hk >> c.hint_shift]
+    if ((he ^ hk) >> 8) == 0:
+        hint = <int>(he & 0xFF) - 1
     n = gen_moves(c, seat, moves, lows, hint)
     best = -BIG if maxi else BIG
     memcpy(&saved, p, sizeof(Pos))
@@ -2648,6 +2681,8 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
                 if r.use_hist:
                     c.hist[seat][cut] += p.tricks_left * p.tricks_left
                 c.st.cut_at[p.ntrick][i if i < 3 else 3] += 1
+                if i > 0 or not maxi:
+                    c.hints[hk >> c.hint_shift] = (hk & ~(<uint64_t>0xFF)) | <uint64_t>(cut + 1)
                 break
             acc |= crel
             failed |= (<uint64_t>1) << moves[i]
@@ -2815,9 +2850,12 @@ cdef class Solver:
     cdef uint32_t* fill
     cdef uint64_t tt_mask
     cdef uint32_t gen
+    cdef uint64_t* hints
+    cdef int hint_shift
     cdef Stats last
     cdef readonly size_t tt_bytes
     cdef readonly size_t tt_entries
+    cdef readonly size_t hint_bytes
     cdef readonly object rules_id
 
     def __cinit__(self, size_t tt_bytes):
@@ -2830,7 +2868,14 @@ cdef class Solver:
         self.tt = <TTEntry*>calloc(buckets * TT_WAYS, sizeof(TTEntry))
         self.tags = <uint32_t*>calloc(2 * buckets * TT_WAYS, sizeof(uint32_t))
         self.fill = <uint32_t*>calloc(buckets, sizeof(uint32_t))
-        if self.tt == NULL or self.tags == NULL or self.fill == NULL:
+        # the refutation memory: 8 bytes an entry, a 32nd of the table's bytes, 2^12 to
+        # 2^20 entries (8 MiB beside the default table)
+        self.hint_shift = 52
+        while self.hint_shift > 44 and (<size_t>16 << (64 - self.hint_shift)) * 32 <= tt_bytes:
+            self.hint_shift -= 1
+        self.hints = <uint64_t*>calloc(<size_t>1 << (64 - self.hint_shift), sizeof(uint64_t))
+        self.hint_bytes = (<size_t>1 << (64 - self.hint_shift)) * sizeof(uint64_t)
+        if self.tt == NULL or self.tags == NULL or self.fill == NULL or self.hints == NULL:
             raise MemoryError(f"cannot allocate a transposition table of {tt_bytes} bytes")
         self.tt_mask = buckets - 1
         self.tt_entries = buckets * TT_WAYS
@@ -2846,6 +2891,7 @@ cdef class Solver:
         free(self.tt)
         free(self.tags)
         free(self.fill)
+        free(self.hints)
 
     def clear(self):
         """Forget every stored position (O(1): a new generation)."""
@@ -2989,6 +3035,8 @@ cdef class Solver:
         c.fill = self.fill
         c.tt_mask = self.tt_mask
         c.gen = self.gen
+        c.hints = self.hints
+        c.hint_shift = self.hint_shift
         for i in range(4):
             p.hand[i] = <uint64_t>hands[i]
         p.leader = leader

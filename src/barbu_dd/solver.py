@@ -259,7 +259,8 @@ def _to_score(v: int, game: Game) -> Score:
 class Solver:
     """A reusable solver: its transposition table stays warm across calls.
 
-    ``tt_bytes`` bounds the table (default 256 MiB).
+    ``tt_bytes`` bounds the table (default 256 MiB); beside it the search keeps a
+    refutation memory of a 32nd of that (8 MiB by default), which orders moves only.
 
     >>> s = Solver(tt_bytes=1 << 20)
     >>> s.solve("N:A... 2... 3... 4...", "no-tricks", declarer="N").scores
@@ -276,6 +277,11 @@ class Solver:
     def tt_bytes(self) -> int:
         """The memory of the transposition table."""
         return int(self._core.tt_bytes)
+
+    @property
+    def hint_bytes(self) -> int:
+        """The memory of the refutation memory (the move order's, beside the table)."""
+        return int(self._core.hint_bytes)
 
     def clear(self) -> None:
         """Forget every stored position."""
