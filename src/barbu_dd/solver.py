@@ -260,7 +260,7 @@ class Solver:
     """A reusable solver: its transposition table stays warm across calls.
 
     ``tt_bytes`` bounds the table (default 256 MiB); beside it the search keeps a
-    refutation memory of a 32nd of that (8 MiB by default), which orders moves only.
+    refutation memory of a 32nd of that, at most 512 KiB, which orders moves only.
 
     >>> s = Solver(tt_bytes=1 << 20)
     >>> s.solve("N:A... 2... 3... 4...", "no-tricks", declarer="N").scores
