@@ -2478,9 +2478,12 @@ cdef inline int32_t qt_bound(const Pos* p, const Rules* r, int cres, int q) noex
     return p.pts_pos + (p.tricks_left - q) * r.qt_value
 
 
-cdef inline uint64_t hint_key(const Pos* p, int seat, uint32_t gen) noexcept nogil:
+cdef inline uint64_t hint_key(const Pos* p, int seat) noexcept nogil:
     """The refutation memory's key: the mover's hand, the cards played to the trick
-    (and by whom), the side and the table's generation; not the other hands.
+    (and by whom) and the side; not the other hands.  (``clear()`` empties the
+    memory with the table: keyed by the table's generation instead, which positions
+    share a slot would depend on how many solves came before, and so would the node
+    counts.)
 
     The memory remembers, for such a key, the last card that cut off the search
     (for the side maximising, only one found after its first card failed; not at all
@@ -2496,8 +2499,8 @@ cdef inline uint64_t hint_key(const Pos* p, int seat, uint32_t gen) noexcept nog
     cdef int i
     for i in range(p.ntrick):
         t |= (<uint64_t>(p.trick_card[i] + 1)) << (7 * i)
-    x = (<uint64_t>p.leader | (<uint64_t>p.ntrick << 2) | (<uint64_t>p.side << 4) | (t << 8)
-         | (<uint64_t>gen << 32)) * <uint64_t>0x9E3779B97F4A7C15ULL
+    x = (<uint64_t>p.leader | (<uint64_t>p.ntrick << 2) | (<uint64_t>p.side << 4)
+         | (t << 8)) * <uint64_t>0x9E3779B97F4A7C15ULL
     x ^= p.hand[seat]
     x *= <uint64_t>0xBF58476D1CE4E5B9ULL
     return x ^ (x >> 29)
@@ -2628,7 +2631,7 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     seat = (p.leader + p.ntrick) & 3
     maxi = (p.side >> seat) & 1
     if p.tricks_left >= HINT_LEFT and (not maxi or not r.point_ok):
-        hk = hint_key(p, seat, c.gen)
+        hk = hint_key(p, seat)
         he = c.hints[hk >> c.hint_shift]
         if ((he ^ hk) >> 8) == 0:
             hint = <int>(he & 0xFF) - 1
@@ -2895,7 +2898,9 @@ cdef class Solver:
         free(self.hints)
 
     def clear(self):
-        """Forget every stored position (O(1): a new generation)."""
+        """Forget every stored position (O(1): a new generation) and the refutation
+        memory (512 KiB at most)."""
+        memset(self.hints, 0, self.hint_bytes)
         self.gen += 1
         if (self.gen & 0xFFFFFF) == 0:
             # the buckets' fill counts keep 24 bits of the generation
