@@ -905,12 +905,9 @@ def test_no_more_tricks_on_lead() -> None:
     assert ref_trick_values(d, game)[Seat.N] == -2
 
 
-def _seat_values(
-    d: Deal, game: Game, *, tt_bytes: int = 1 << 20, **parts: bool
-) -> tuple[list[int], int]:
-    """Each seat's value from the compiled core, with its optional parts set by
-    ``parts`` (``no_more_tricks``, ``rounds``), and how many nodes searched their
-    moves in budgeted rounds."""
+def _loaded_core(game: Game, tt_bytes: int = 1 << 22, **parts: bool) -> Any:
+    """A compiled core with ``game`` loaded, its optional parts set by ``parts``
+    (``no_more_tricks``, ``rounds``)."""
     core = _core.Solver(tt_bytes)
     core.set_rules(
         list(game.card_points),
@@ -919,6 +916,16 @@ def _seat_values(
         king_duty=game.king_duty,
         **parts,
     )
+    return core
+
+
+def _seat_values(
+    d: Deal, game: Game, *, tt_bytes: int = 1 << 20, **parts: bool
+) -> tuple[list[int], int]:
+    """Each seat's value from the compiled core, with its optional parts set by
+    ``parts`` (``no_more_tricks``, ``rounds``), and how many nodes searched their
+    moves in budgeted rounds."""
+    core = _loaded_core(game, tt_bytes, **parts)
     values, rounds = [], 0
     for s in range(4):
         values.append(core.value(list(d.masks), [], int(d.leader), 1 << s)[0])
@@ -992,8 +999,7 @@ def _salad_endings(seed: str) -> Iterator[tuple[Game, Any, Deal, list[int], int]
     ending, hands, leader) each."""
     game = make_game("salad", rules="french")
     rng = random.Random(seed)
-    core = _core.Solver(1 << 22)
-    core.set_rules(list(game.card_points), list(game.trick_points), heart_lead=game.heart_lead)
+    core = _loaded_core(game)
     for _ in range(6):
         d = random_ending(rng, 6)
         yield game, core, d, list(d.masks), int(d.leader)
@@ -1029,12 +1035,6 @@ def test_probe_log() -> None:
         assert sum(n for _, _, n in log) == nodes
 
 
-def _core_for(game: Game) -> Any:
-    core = _core.Solver(1 << 22)
-    core.set_rules(list(game.card_points), list(game.trick_points), heart_lead=game.heart_lead)
-    return core
-
-
 @pytest.mark.parametrize(
     ("contract", "rules"),
     [("no-last-two", "classic"), ("no-queens", "classic"), ("salad", "french")],
@@ -1047,15 +1047,15 @@ def test_refutation_memory(contract: str, rules: str) -> None:
     core's (the memory is forgotten with the table)."""
     game = make_game(contract, rules=rules)
     rng = random.Random(f"memory:{contract}")
-    warm = _core_for(game)
+    warm = _loaded_core(game)
     endings = [random_ending(rng, 8) for _ in range(6)]
     for d in endings:
         for side in (1, 2, 4, 8, 5):
-            fresh = _core_for(game)
+            fresh = _loaded_core(game)
             expect = fresh.value(list(d.masks), [], int(d.leader), side)[0]
             got = warm.value(list(d.masks), [], int(d.leader), side)[0]
             assert got == expect, (show(d, game), side, got, expect)
     d = endings[0]
-    fresh_nodes = _core_for(game).value(list(d.masks), [], int(d.leader), 1)[1]
+    fresh_nodes = _loaded_core(game).value(list(d.masks), [], int(d.leader), 1)[1]
     warm.clear()
     assert warm.value(list(d.masks), [], int(d.leader), 1)[1] == fresh_nodes
