@@ -336,6 +336,88 @@ def test_dump_safe_cut() -> None:
     assert reference.ref_trick_value(d, game, {Seat.N}) == -20
 
 
+def test_long_holder() -> None:
+    """Barbu: N holds ♠A ♥3 ♥2 ♦4 and E the ♥K with ♠3 ♠2 ♦8.  E holds as many
+    cards as N of every suit but hearts (one more spade), and N's hearts lie below
+    the K♥: N may win tricks of spades or diamonds, to which E follows, never one
+    with the K♥ (``long_holder``), and the search cuts at the root whoever leads.
+    With the ♠8 for the ♥2, E holds exactly as many spades and diamonds as N and sits
+    on N's left, where it discards after N; with S on lead, N cannot avoid the K♥."""
+    for variants in ((), ("king-duty",)):
+        game = make_game("barbu", variants=variants)
+        for leader in Seat:
+            d = Deal("N:A.32.4. 32.K.8. K5...65 Q.T9.7.", leader=leader)
+            solver = Solver(tt_bytes=1 << 20)
+            assert solver.solve(d.copy(), game, seats="N").nodes == 1
+            assert solver._core.last_stats["null_cuts"] == 1
+            assert solve(d.copy(), game).scores == ref_trick_values(d, game)
+    d = Deal("N:A8.3.4. 32.K.8. K5...65 Q.T2.7.", leader="S")
+    game = make_game("barbu")
+    assert solve(d.copy(), game, seats="N").scores[Seat.N] == -20
+    assert reference.ref_trick_value(d, game, {Seat.N}) == -20
+
+
+def long_holder_ending(rng: random.Random) -> Deal | None:
+    """A random ending of 3 or 4 cards a hand, the K♥ not N's, in which the K♥'s
+    holder H holds as many cards as N of every other suit N holds and N holds as many
+    hearts below H's lowest as the shorter holding (``long_holder``'s test then
+    applies when H sits on N's right or one margin at most is 0); None on a miss."""
+    n = rng.choice([3, 4])
+    kh = parse_card("HK")
+    suits = rng.sample(list(Suit), rng.choice([3, 4]))
+    pool = [16 * s + r for s in set(suits) | {Suit.H} for r in range(13) if 16 * s + r != kh]
+    rng.shuffle(pool)
+    cards = [*pool[: 4 * n - 1], kh]
+    rng.shuffle(cards)
+    hands = [cards[i * n : (i + 1) * n] for i in range(4)]
+    h = next(i for i in range(4) if kh in hands[i])
+    if h == 0:
+        return None
+
+    def ranks(i: int, s: int) -> list[int]:
+        return [c & 15 for c in hands[i] if c >> 4 == s]
+
+    mine, theirs = ranks(0, Suit.H), ranks(h, Suit.H)
+    if sum(r < min(theirs) for r in mine) < min(len(mine), len(theirs)):
+        return None
+    if any(len(ranks(h, s)) < len(ranks(0, s)) for s in Suit if s != Suit.H):
+        return None
+    masks = [sum(1 << c for c in hand) for hand in hands]
+    return Deal(masks, leader=Seat(rng.randrange(4)))
+
+
+def long_holder_endings(count: int, seed: int) -> None:
+    """N's value in endings where the K♥'s holder is as long as N outside hearts, in
+    classic Barbu, with king duty and in French Barbu, against the reference."""
+    games = [
+        make_game("barbu"),
+        make_game("barbu", variants=("king-duty",)),
+        make_game("barbu", rules="french"),
+    ]
+    rng = random.Random(seed)
+    done = cuts = 0
+    while done < count:
+        d = long_holder_ending(rng)
+        if d is None:
+            continue
+        done += 1
+        for game in games:
+            got = SMALL_TT.solve(d.copy(), game, seats="N").scores[Seat.N]
+            cuts += SMALL_TT._core.last_stats["null_cuts"] > 0
+            want = reference.ref_trick_value(d, game, {Seat.N})
+            assert same(got, want), f"{show(d, game)} N: solver {got}, reference {want}"
+    assert cuts > count
+
+
+def test_long_holder_endings() -> None:
+    long_holder_endings(40, 1)
+
+
+@pytest.mark.slow
+def test_long_holder_endings_slow() -> None:
+    long_holder_endings(600, 2)
+
+
 def test_dump_safe_needs_low_cards(tmp_path: Path) -> None:
     """Regression (a form of ``dump_safe`` tried and dropped): with the points on the
     ♦7 (S holds ♦A ♦7) and W, alone with ♦T ♦8 ♦3, on lead, W's diamonds pass the

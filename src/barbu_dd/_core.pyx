@@ -2356,12 +2356,50 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
     return 1
 
 
+cdef int long_holder(const Pos* p, int seat, int h, int sx) noexcept nogil:
+    """The last condition of :func:`dump_safe`'s second form: in every suit but the
+    points' suit X that the seat holds, H holds at least as many cards as the seat
+    (its *margin* there, H's count less the seat's, is not negative), and unless H
+    sits on the seat's right, the margin is 0 in one such suit at most.
+
+    The seat's play (X as in :func:`dump_safe`'s condition 1, below H's lowest card
+    of X): to a trick of a suit Y it holds, its highest card of Y; void in the suit
+    led, its highest card of a suit Y: with H on its right, the suit H discarded
+    from on this trick if it holds it, else (or when H followed suit) the suit Y of
+    least margin, else its highest card of X; on lead, its highest card of a suit Y
+    (a suit other than hearts under the heart-lead rule, where it has one), else a
+    card of X below H's lowest.  H holds X while it holds the points, and each suit
+    Y while the seat does (its margin is not negative), so H follows every suit
+    the seat holds: the seat wins tricks of Y only, to which H follows with a card
+    of Y, never with the points, and never an X trick (it plays under H's lowest).
+    A margin falls only on a trick both are void in, where H discards from Y and
+    the seat from another suit: with H on its right, H plays before it to every
+    trick it does not lead, and the seat discards from H's suit; else the seat
+    raises the least margin by one, and H lowers one by one, so that all margins
+    stay at 0 or more with at most one at 0.  (Two margins of 0 with H on its left
+    are not enough: N ♠A8 ♥3 ♦4 against E ♠32 ♥K ♦8, W ♠Q ♥T2 ♦7 and S ♠K5 ♣65
+    on lead, N takes the K♥: ``test_long_holder``.)  The counts are in the table's
+    suit lengths."""
+    cdef int y, margin, zeros = 0
+    for y in range(4):
+        if y == sx or not (p.hand[seat] & SUIT_MASK[y]):
+            continue
+        margin = __builtin_popcountll(p.hand[h] & SUIT_MASK[y]) \
+            - __builtin_popcountll(p.hand[seat] & SUIT_MASK[y])
+        if margin < 0:
+            return 0
+        if margin == 0:
+            zeros += 1
+    return zeros <= 1 or ((h + 1) & 3) == seat
+
+
 cdef int dump_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
                    uint64_t others, uint64_t* rel) noexcept nogil:
     """Whether a lone seat at a trick's start in a contract whose points are on one
     card only, held by another hand H, can avoid taking it while it may still win
     tricks of one suit (a sufficient test beside :func:`point_safe`, which lets it
-    win none).
+    win none), or of several suits where H holds as many cards as it does
+    (condition 1 and :func:`long_holder`).
 
     The conditions, with X the points' suit:
 
@@ -2397,6 +2435,9 @@ cdef int dump_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
     sx = __builtin_ctzll(pts) >> 4
     if not low_enough(p.hand[seat] & SUIT_MASK[sx], p.hand[h] & SUIT_MASK[sx], in_play, &relx):
         return 0
+    if long_holder(p, seat, h, sx):
+        rel[0] = relx | pts
+        return 1
     for y in range(4):
         cards = p.hand[seat] & SUIT_MASK[y]
         if y == sx or not cards:
