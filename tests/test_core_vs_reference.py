@@ -339,8 +339,9 @@ def test_dump_safe_cut() -> None:
 def test_long_holder() -> None:
     """Barbu: N holds ♠A ♥3 ♥2 ♦4 and E the ♥K with ♠3 ♠2 ♦8.  E holds as many
     cards as N of every suit but hearts (one more spade), and N's hearts lie below
-    the K♥: N may win tricks of spades or diamonds, to which E follows, never one
-    with the K♥ (``long_holder``), and the search cuts at the root whoever leads.
+    the K♥: N may win tricks of any suit, but E follows to every suit N holds, and a
+    heart trick with the K♥ in it is not N's (``long_holder``), so the search cuts
+    at the root whoever leads.
     With the ♠8 for the ♥2, E holds exactly as many spades and diamonds as N and sits
     on N's left, where it discards after N; with S on lead, N cannot avoid the K♥."""
     for variants in ((), ("king-duty",)):
@@ -359,9 +360,9 @@ def test_long_holder() -> None:
 
 def long_holder_ending(rng: random.Random) -> Deal | None:
     """A random ending of 3 or 4 cards a hand, the K♥ not N's, in which the K♥'s
-    holder H holds as many cards as N of every other suit N holds and N holds as many
-    hearts below H's lowest as the shorter holding (``long_holder``'s test then
-    applies when H sits on N's right or one margin at most is 0); None on a miss."""
+    holder H holds as many cards as N of every suit but hearts that N holds, and N
+    has no ♥A (``long_holder``'s test then applies when H sits on N's right or one
+    margin at most is 0); None on a miss."""
     n = rng.choice([3, 4])
     kh = parse_card("HK")
     suits = rng.sample(list(Suit), rng.choice([3, 4]))
@@ -377,8 +378,7 @@ def long_holder_ending(rng: random.Random) -> Deal | None:
     def ranks(i: int, s: int) -> list[int]:
         return [c & 15 for c in hands[i] if c >> 4 == s]
 
-    mine, theirs = ranks(0, Suit.H), ranks(h, Suit.H)
-    if sum(r < min(theirs) for r in mine) < min(len(mine), len(theirs)):
+    if parse_card("HA") in hands[0]:
         return None
     if any(len(ranks(h, s)) < len(ranks(0, s)) for s in Suit if s != Suit.H):
         return None

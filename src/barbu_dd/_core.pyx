@@ -2357,29 +2357,32 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
 
 
 cdef int long_holder(const Pos* p, int seat, int h, int sx) noexcept nogil:
-    """The last condition of :func:`dump_safe`'s second form: in every suit but the
-    points' suit X that the seat holds, H holds at least as many cards as the seat
-    (its *margin* there, H's count less the seat's, is not negative), and unless H
-    sits on the seat's right, the margin is 0 in one such suit at most.
+    """:func:`dump_safe`'s second form, where the seat holds no card of the points' suit X
+    above the points, or passes dump_safe's condition 1 in X: in every other suit the
+    seat holds, H holds at least as many cards as the seat (its *margin* there, H's
+    count less the seat's, is not negative), and unless H sits on the seat's right, the
+    margin is 0 in one such suit at most.
 
-    The seat's play (X as in :func:`dump_safe`'s condition 1, below H's lowest card
-    of X): to a trick of a suit Y it holds, its highest card of Y; void in the suit
-    led, its highest card of a suit Y: with H on its right, the suit H discarded
-    from on this trick if it holds it, else (or when H followed suit) the suit Y of
-    least margin, else its highest card of X; on lead, its highest card of a suit Y
-    (a suit other than hearts under the heart-lead rule, where it has one), else a
-    card of X below H's lowest.  H holds X while it holds the points, and each suit
-    Y while the seat does (its margin is not negative), so H follows every suit
-    the seat holds: the seat wins tricks of Y only, to which H follows with a card
-    of Y, never with the points, and never an X trick (it plays under H's lowest).
-    A margin falls only on a trick both are void in, where H discards from Y and
-    the seat from another suit: with H on its right, H plays before it to every
-    trick it does not lead, and the seat discards from H's suit; else the seat
-    raises the least margin by one, and H lowers one by one, so that all margins
-    stay at 0 or more with at most one at 0.  (Two margins of 0 with H on its left
-    are not enough: N ♠A8 ♥3 ♦4 against E ♠32 ♥K ♦8, W ♠Q ♥T2 ♦7 and S ♠K5 ♣65
-    on lead, N takes the K♥: ``test_long_holder``.)  The counts are in the table's
-    suit lengths."""
+    The seat's play: to a trick of X, any card of X (with condition 1, one below H's
+    lowest, so that it wins no trick of X); to a trick of a suit Y it holds, its highest
+    card of Y; void in the suit led, its highest card of a suit Y: with H on its right,
+    the suit H discarded from on this trick if it holds it, else (or when H followed
+    suit) the suit Y of least margin, else its highest card of X; on lead, its highest
+    card of a suit Y (a suit other than hearts under the heart-lead rule, where it has
+    one), else a card of X (with condition 1, below H's lowest).  H holds X while it
+    holds the points, and each suit Y while the seat does (its margin is not negative),
+    so H follows every suit the seat holds, and H is void in the suit led only where the
+    seat is too (and discards, winning nothing).  A trick of Y the seat wins has a card
+    of Y from H, not the points; a trick of X with the points in it goes to them or a
+    higher card, never to the seat's (it holds none higher, or wins no trick of X).  A
+    margin falls only on a trick both are void in, where H discards from Y and the seat
+    from another suit: with H on its right, H plays before it to every trick it does not
+    lead, and the seat discards from H's suit; else the seat raises the least margin by
+    one, and H lowers one by one, so that all margins stay at 0 or more with at most one
+    at 0.  (Two margins of 0 with H on its left are not enough: N ♠A8 ♥3 ♦4 against E
+    ♠32 ♥K ♦8, W ♠Q ♥T2 ♦7 and S ♠K5 ♣65 on lead, N takes the K♥: ``test_long_holder``.)
+    The counts are in the table's suit lengths; the test reads the points and the cards
+    of X above them (with condition 1, the cards of X up to H's lowest)."""
     cdef int y, margin, zeros = 0
     for y in range(4):
         if y == sx or not (p.hand[seat] & SUIT_MASK[y]):
@@ -2399,7 +2402,7 @@ cdef int dump_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
     card only, held by another hand H, can avoid taking it while it may still win
     tricks of one suit (a sufficient test beside :func:`point_safe`, which lets it
     win none), or of several suits where H holds as many cards as it does
-    (condition 1 and :func:`long_holder`).
+    (:func:`long_holder`, with no card of X above the points).
 
     The conditions, with X the points' suit:
 
@@ -2430,9 +2433,13 @@ cdef int dump_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
     P, the cards of Y up to the seat's lowest (with suits P); the counts are in the
     table's suit lengths."""
     cdef int sx, y, nd = 0, dy = -1, npair = 0
-    cdef uint64_t relx, prel, cards, hy, lowy
+    cdef uint64_t relx, prel, cards, hy, lowy, above
     cdef uint64_t in_play = others | p.hand[seat]
     sx = __builtin_ctzll(pts) >> 4
+    above = SUIT_MASK[sx] & ~((<uint64_t>2 << high_bit(pts)) - 1)
+    if not (p.hand[seat] & above) and long_holder(p, seat, h, sx):
+        rel[0] = pts | (above & in_play)
+        return 1
     if not low_enough(p.hand[seat] & SUIT_MASK[sx], p.hand[h] & SUIT_MASK[sx], in_play, &relx):
         return 0
     if long_holder(p, seat, h, sx):
