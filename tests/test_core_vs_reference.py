@@ -253,15 +253,20 @@ def test_point_safe_heart_lead() -> None:
         assert solve(d.copy(), french).scores == ref_trick_values(d, french) == (0, -80, 0, 0)
 
 
-def king_holder_endings(count: int, seed: int) -> None:
-    """Barbu endings with the K♥ in play and many hearts or voids, in classic Barbu,
-    with king duty and in French Barbu: each seat whose search used the no-more-tricks
-    or K♥ test is checked against the reference."""
-    games = [
+def barbu_games() -> list[Game]:
+    """Barbu in classic rules, with king duty and in French rules."""
+    return [
         make_game("barbu"),
         make_game("barbu", variants=("king-duty",)),
         make_game("barbu", rules="french"),
     ]
+
+
+def king_holder_endings(count: int, seed: int) -> None:
+    """Barbu endings with the K♥ in play and many hearts or voids, in classic Barbu,
+    with king duty and in French Barbu: each seat whose search used the no-more-tricks
+    or K♥ test is checked against the reference."""
+    games = barbu_games()
     rng = random.Random(seed)
     checked = 0
     for _ in range(count):
@@ -375,12 +380,12 @@ def long_holder_ending(rng: random.Random) -> Deal | None:
     if h == 0:
         return None
 
-    def ranks(i: int, s: int) -> list[int]:
-        return [c & 15 for c in hands[i] if c >> 4 == s]
+    def count(i: int, s: int) -> int:
+        return sum(c >> 4 == s for c in hands[i])
 
     if parse_card("HA") in hands[0]:
         return None
-    if any(len(ranks(h, s)) < len(ranks(0, s)) for s in Suit if s != Suit.H):
+    if any(count(h, s) < count(0, s) for s in Suit if s != Suit.H):
         return None
     masks = [sum(1 << c for c in hand) for hand in hands]
     return Deal(masks, leader=Seat(rng.randrange(4)))
@@ -389,11 +394,7 @@ def long_holder_ending(rng: random.Random) -> Deal | None:
 def long_holder_endings(count: int, seed: int) -> None:
     """N's value in endings where the K♥'s holder is as long as N outside hearts, in
     classic Barbu, with king duty and in French Barbu, against the reference."""
-    games = [
-        make_game("barbu"),
-        make_game("barbu", variants=("king-duty",)),
-        make_game("barbu", rules="french"),
-    ]
+    games = barbu_games()
     rng = random.Random(seed)
     done = cuts = 0
     while done < count:

@@ -2402,7 +2402,7 @@ cdef int dump_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
     card only, held by another hand H, can avoid taking it while it may still win
     tricks of one suit (a sufficient test beside :func:`point_safe`, which lets it
     win none), or of several suits where H holds as many cards as it does
-    (:func:`long_holder`, with no card of X above the points).
+    (:func:`long_holder`: with no card of X above the points, or with condition 1).
 
     The conditions, with X the points' suit:
 
@@ -2432,17 +2432,18 @@ cdef int dump_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
     ``rel``: the cards of X up to H's lowest, the points, the bottoms of the suits
     P, the cards of Y up to the seat's lowest (with suits P); the counts are in the
     table's suit lengths."""
-    cdef int sx, y, nd = 0, dy = -1, npair = 0
+    cdef int sx, y, nd = 0, dy = -1, npair = 0, longer
     cdef uint64_t relx, prel, cards, hy, lowy, above
     cdef uint64_t in_play = others | p.hand[seat]
     sx = __builtin_ctzll(pts) >> 4
+    longer = long_holder(p, seat, h, sx)
     above = SUIT_MASK[sx] & ~((<uint64_t>2 << high_bit(pts)) - 1)
-    if not (p.hand[seat] & above) and long_holder(p, seat, h, sx):
+    if longer and not (p.hand[seat] & above):
         rel[0] = pts | (above & in_play)
         return 1
     if not low_enough(p.hand[seat] & SUIT_MASK[sx], p.hand[h] & SUIT_MASK[sx], in_play, &relx):
         return 0
-    if long_holder(p, seat, h, sx):
+    if longer:
         rel[0] = relx | pts
         return 1
     for y in range(4):
