@@ -299,11 +299,13 @@ def test_point_safe_low_hearts() -> None:
     """Classic Barbu, W leads: S, across from N, holds the K♥ and the ♥8; N holds the
     ♥A but also two hearts below the ♥8, as many as S has hearts: to every heart
     trick N can play one of them under S's heart, so the K♥ test cuts at the root.
-    With the ♥9 for the ♥3 it has one only, and the test does not apply."""
+    With the ♥9 for the ♥3 it has one only, and the test does not apply (nor does the
+    no-more-tricks test: W holds three hearts, so N's ♥A pairs with the others' third
+    heart, the ♥K)."""
     game = make_game("barbu")
     for hands, at_root in (
-        ("N:2.A32.. AKQ...2 .K8.AK. .QJ..AK", True),
-        ("N:2.A92.. AKQ...2 .K8.AK. .QJ..AK", False),
+        ("N:2.A32.. AKQ...2 .K8.AK. .QJT..A", True),
+        ("N:2.A92.. AKQ...2 .K8.AK. .QJT..A", False),
     ):
         d = Deal(hands, leader="W")
         solver = Solver(tt_bytes=1 << 20)
@@ -417,6 +419,79 @@ def test_long_holder_endings() -> None:
 @pytest.mark.slow
 def test_long_holder_endings_slow() -> None:
     long_holder_endings(600, 2)
+
+
+def test_null_safe_counts_tricks() -> None:
+    """N holds ♠7 ♠2 against E's ♠3 and S's ♠4: N's second spade lies above the
+    others' second, but E and S each hold one spade, so the others lead one trick of
+    spades at most (each must follow to it) and N ducks it with the ♠2.  The
+    no-more-tricks test pairs only as many cards as the others' longest holding of the
+    suit (:func:`null_safe`), and cuts at the root whoever leads (N leads the ♠2)."""
+    d0 = "N:72... 3.A.. 4.K.. .QJ.."
+    for name, rules in (("no-tricks", "classic"), ("barbu", "classic"), ("salad", "french")):
+        game = make_game(name, rules=rules)
+        for leader in Seat:
+            d = Deal(d0, leader=leader)
+            solver = Solver(tt_bytes=1 << 20)
+            assert solver.solve(d.copy(), game, seats="N").nodes == 1
+            assert solver._core.last_stats["null_cuts"] == 1
+            assert solve(d.copy(), game).scores == ref_trick_values(d, game)
+
+
+def thin_suit_ending(rng: random.Random) -> Deal:
+    """A random ending of 3 or 4 cards a hand in which N holds two or three cards of a
+    suit whose other cards (two to four) lie in different hands where possible: the
+    others' longest holding of it is shorter than both N's and their total, the case
+    where :func:`null_safe` pairs fewer cards than the shorter count."""
+    n = rng.choice([3, 4])
+    z = rng.randrange(4)
+    zs = [16 * z + r for r in range(13)]
+    rng.shuffle(zs)
+    mine = zs[: rng.choice([2, 3])]
+    theirs = zs[len(mine) : len(mine) + rng.choice([2, 3, 4])]
+    hands: list[list[int]] = [list(mine), [], [], []]
+    seats = [1, 2, 3]
+    rng.shuffle(seats)
+    for i, c in enumerate(theirs):
+        hands[seats[i % 3]].append(c)
+    used = set(mine) | set(theirs)
+    rest = [c for c in range(64) if c & 15 < 13 and c not in used and c >> 4 != z]
+    rng.shuffle(rest)
+    for h in hands:
+        while len(h) < n:
+            h.append(rest.pop())
+    masks = [sum(1 << c for c in h) for h in hands]
+    return Deal(masks, leader=Seat(rng.randrange(4)))
+
+
+def thin_suit_endings(count: int, seed: int) -> None:
+    """N's value in ``thin_suit_ending`` positions, in the contracts that use the
+    no-more-tricks and K♥ tests, against the reference; most cut somewhere."""
+    games = [
+        make_game("no-tricks"),
+        make_game("no-last-two"),
+        make_game("salad", rules="french"),
+        *barbu_games(),
+    ]
+    rng = random.Random(seed)
+    cuts = 0
+    for _ in range(count):
+        d = thin_suit_ending(rng)
+        for game in games:
+            got = SMALL_TT.solve(d.copy(), game, seats="N").scores[Seat.N]
+            cuts += SMALL_TT._core.last_stats["null_cuts"] > 0
+            want = reference.ref_trick_value(d, game, {Seat.N})
+            assert same(got, want), f"{show(d, game)} N: solver {got}, reference {want}"
+    assert cuts > count
+
+
+def test_thin_suit_endings() -> None:
+    thin_suit_endings(40, 1)
+
+
+@pytest.mark.slow
+def test_thin_suit_endings_slow() -> None:
+    thin_suit_endings(500, 2)
 
 
 def test_dump_safe_needs_low_cards(tmp_path: Path) -> None:

@@ -2191,19 +2191,44 @@ cdef int all_tricks_bound(const Pos* p, const Rules* r, int team, uint64_t* card
     return sum < p.tricks_left or (((p.side >> p.leader) & 1) == team and not lead_ok)
 
 
-cdef int null_safe(uint64_t mine, uint64_t others, uint64_t* rel) noexcept nogil:
+cdef uint32_t NO_TMAX = <uint32_t>0x0F0F0F0F   # null_safe: pair up to the shorter count
+
+
+cdef inline uint32_t longest_others(const Pos* p, int seat) noexcept nogil:
+    """For each suit (a byte each), the longest holding of it among the hands other
+    than ``seat``: how many more tricks of the suit the others can lead."""
+    cdef uint32_t t = 0
+    cdef int s, h, n, m
+    for s in range(4):
+        m = 0
+        for h in range(4):
+            if h != seat:
+                n = __builtin_popcountll(p.hand[h] & SUIT_MASK[s])
+                if n > m:
+                    m = n
+        t |= (<uint32_t>m) << (8 * s)
+    return t
+
+
+cdef int null_safe(uint64_t mine, uint64_t others, uint32_t tmax, uint64_t* rel) noexcept nogil:
     """Whether a lone seat holding ``mine``, not on lead at a trick's start in a
     contract without trumps, can avoid winning any trick from here, the other hands
     holding ``others`` (a sufficient test).
 
     Suit by suit: with the seat's cards of the suit ascending n1 < n2 < ... and the
-    others' cards together ascending o1 < o2 < ..., ni < oi for every i up to the
-    shorter count.  Whoever of the others leads, and whatever they play, the seat
-    answers a lead with its highest card below the card led, and the test still
-    holds after the trick; when void it discards its highest card of any suit, and
-    the test still holds; it never leads again.  Fewer cards among the others only
-    help the seat.  ``rel``: the cards the test read (the bottom of each suit up to
-    the seat's last card checked)."""
+    others' cards together ascending o1 < o2 < ..., ni < oi for every i up to k, the
+    least of the seat's count, the others' count and ``tmax``'s byte for the suit (the
+    others' longest holding of it, :func:`longest_others`; or more).  Each of the
+    others holding the suit follows to every trick of it, so they lead at most that
+    many tricks of it.  Whoever of the others leads, and whatever they play, the seat
+    answers a lead with its highest card nj below the card led ol (n1 < o1 <= ol).  Its
+    cards above nj lie above ol, so for i >= j, ni+1 > ol and ni+1 < oi+1 put ol among
+    o1..oi, and the others' i-th card after the trick is at least oi+1 > ni+1: the test
+    holds after the trick with k one less, as it must (the longest holding is a card
+    shorter).  When void the seat discards its highest card of any suit, and the test
+    still holds; it never leads again.  Fewer cards among the others only help the
+    seat.  ``rel``: the cards the test read (the bottom of each suit up to the seat's
+    last card checked); the lengths are in the table's key."""
     cdef uint64_t got = 0
     cdef uint32_t m, o, x, b, seen
     cdef int s, cn, co, need
@@ -2216,6 +2241,8 @@ cdef int null_safe(uint64_t mine, uint64_t others, uint64_t* rel) noexcept nogil
         cn = __builtin_popcountll(<uint64_t>m)
         co = __builtin_popcountll(<uint64_t>o)
         need = cn if cn < co else co
+        if need > <int>((tmax >> (8 * s)) & 0xFF):
+            need = <int>((tmax >> (8 * s)) & 0xFF)
         x = m | o
         cn = 0
         co = 0
@@ -2241,8 +2268,9 @@ cdef int safe_lead(const Pos* p, const Rules* r, int seat, uint64_t others,
     below all the others' cards of Y (one of the others who must follow wins the
     trick) and after which :func:`null_safe`'s test still holds in Y whatever the
     others play: the seat's cards of Y but the lowest against the others' but the
-    highest (they lose at least one card of Y; the worst case keeps their lowest).
-    ``rel``: the cards that test read and the lowest card of Y."""
+    highest (each of them holding Y loses a card of it, so that their longest holding
+    is a card shorter; the worst case keeps their lowest).  ``rel``: the cards that
+    test read and the lowest card of Y."""
     cdef uint64_t mine = p.hand[seat], m, o, top
     cdef int s
     for s in range(4):
@@ -2253,7 +2281,9 @@ cdef int safe_lead(const Pos* p, const Rules* r, int seat, uint64_t others,
         if not m or not o or (m & (~m + 1)) > (o & (~o + 1)):
             continue
         top = (<uint64_t>1) << high_bit(o)
-        if null_safe(m & (m - 1), o & ~top, rel):
+        # after the trick each of the others holding Y has one card of it fewer
+        if null_safe(m & (m - 1), o & ~top,
+                     longest_others(p, seat) - ((<uint32_t>1) << (8 * s)), rel):
             rel[0] |= m & (~m + 1)
             return 1
     return 0
@@ -2344,13 +2374,14 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
         if seat == p.leader and not safe_lead(p, r, seat, others, &lead):
             return 0
         if ((h + 1) & 3) == seat:
-            if not null_safe(mine, p.hand[h] & SUIT_MASK[sx], &relx):
+            if not null_safe(mine, p.hand[h] & SUIT_MASK[sx], NO_TMAX, &relx):
                 return 0
         elif not low_enough(mine, p.hand[h] & SUIT_MASK[1], in_play, &relx):
             return 0
-    elif not null_safe(mine, p.hand[h] & SUIT_MASK[sx], &relx):
+    elif not null_safe(mine, p.hand[h] & SUIT_MASK[sx], NO_TMAX, &relx):
         return 0
-    if not null_safe(p.hand[seat] & ~SUIT_MASK[sx], others & ~SUIT_MASK[sx], rel):
+    if not null_safe(p.hand[seat] & ~SUIT_MASK[sx], others & ~SUIT_MASK[sx],
+                     longest_others(p, seat), rel):
         return 0
     rel[0] |= relx | lead | pts | (above & in_play)
     return 1
@@ -2450,7 +2481,7 @@ cdef int dump_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
         cards = p.hand[seat] & SUIT_MASK[y]
         if y == sx or not cards:
             continue
-        if null_safe(cards, others & SUIT_MASK[y], &prel):
+        if null_safe(cards, others & SUIT_MASK[y], longest_others(p, seat), &prel):
             npair += __builtin_popcountll(cards)
             relx |= prel
             continue
@@ -2615,7 +2646,8 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         lead = 0
         safe = 0
         if not (r.king_duty and (p.hand[seat] >> KH_CARD) & 1):
-            safe = r.null_ok and null_safe(p.hand[seat], others, &qcards) \
+            safe = r.null_ok \
+                and null_safe(p.hand[seat], others, longest_others(p, seat), &qcards) \
                 and (seat != p.leader or safe_lead(p, r, seat, others, &lead))
             if not safe and r.point_ok:
                 # the one card with points left and its holder, for both tests
