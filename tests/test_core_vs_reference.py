@@ -494,6 +494,58 @@ def test_thin_suit_endings_slow() -> None:
     thin_suit_endings(500, 2)
 
 
+def test_lone_seat_cuts_in_a_trick() -> None:
+    """No Tricks, W has led the ♥Q and N, void in hearts, is to play: after discarding
+    its ♠7 N holds the ♠2 against E's ♠3 and S's ♠4 and takes no trick.  The
+    no-more-tricks test is tried on a card that does not win the trick (a discard,
+    or a card below the one winning it), before the trick ends: the search cuts at
+    the root."""
+    d = Deal("N:72... 3.A.. 4.K.. .J..", leader="W")
+    d.trick.append(parse_card("HQ"))
+    for name, rules in (("no-tricks", "classic"), ("barbu", "classic"), ("salad", "french")):
+        game = make_game(name, rules=rules)
+        solver = Solver(tt_bytes=1 << 20)
+        assert solver.solve(d.copy(), game, seats="N").nodes == 1
+        assert solver._core.last_stats["null_cuts"] == 1
+        assert solve(d.copy(), game).scores == ref_trick_values(d, game)
+
+
+def lone_midtricks(count: int, seed: int) -> None:
+    """Mid-trick endings (1 to 3 cards of the trick played, 3 or 4 cards a hand, many
+    with the K♥ or many hearts), the seat to play alone, in the contracts that use the
+    no-more-tricks and K♥ tests, against the reference; many cut at the root (the
+    tests on a card that does not win the trick)."""
+    games = [
+        make_game("no-tricks"),
+        make_game("no-last-two"),
+        make_game("salad", rules="french"),
+        *barbu_games(),
+    ]
+    rng = random.Random(seed)
+    at_root = 0
+    for _ in range(count):
+        bias = rng.choice(["kh", "hearts", "short", None])
+        k = rng.randint(1, 3)
+        for game in games:
+            d = random_midtrick(rng, rng.choice([3, 4]), k, game=game, bias=bias)
+            seat = Seat((d.leader + len(d.trick)) % 4)
+            sol = SMALL_TT.solve(d.copy(), game, seats=seat.name)
+            at_root += sol.nodes == 1 and SMALL_TT._core.last_stats["null_cuts"] == 1
+            got = sol.scores[seat]
+            want = reference.ref_trick_value(d, game, {seat})
+            assert same(got, want), f"{show(d, game)} {seat.name}: solver {got}, reference {want}"
+    assert at_root > count
+
+
+def test_lone_midtricks() -> None:
+    lone_midtricks(100, 1)
+
+
+@pytest.mark.slow
+def test_lone_midtricks_slow() -> None:
+    lone_midtricks(500, 2)
+
+
 def test_dump_safe_needs_low_cards(tmp_path: Path) -> None:
     """Regression (a form of ``dump_safe`` tried and dropped): with the points on the
     ♦7 (S holds ♦A ♦7) and W, alone with ♦T ♦8 ♦3, on lead, W's diamonds pass the

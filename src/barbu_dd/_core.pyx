@@ -2588,6 +2588,79 @@ cdef inline uint64_t hint_key(const Pos* p, int seat) noexcept nogil:
     return x ^ (x >> 29)
 
 
+cdef int lone_safe(const Pos* p, const Rules* r, int seat, int points,
+                   uint64_t* rel) noexcept nogil:
+    """Whether the lone seat, at a trick's start, passes a test that it takes no more
+    tricks (:func:`null_safe`, with :func:`safe_lead` on lead) or, with ``points``,
+    no more points (:func:`point_safe`, :func:`dump_safe`): its future is then 0."""
+    cdef int holder, safe = 0
+    cdef uint64_t others = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & ~p.hand[seat]
+    cdef uint64_t lead = 0, pts
+    if r.king_duty and (p.hand[seat] >> KH_CARD) & 1:
+        return 0
+    safe = r.null_ok and null_safe(p.hand[seat], others, longest_others(p, seat), rel) \
+        and (seat != p.leader or safe_lead(p, r, seat, others, &lead))
+    if not safe and r.point_ok and points:
+        # the one card with points left and its holder, for both tests
+        holder = points_holder(p, r, seat, others | p.hand[seat], &pts)
+        safe = holder >= 0 and (point_safe(p, r, seat, holder, pts, others, rel)
+                                or dump_safe(p, r, seat, holder, pts, others, rel))
+    if safe:
+        rel[0] |= lead
+    return safe
+
+
+cdef int lone_safe_in_trick(const Pos* p, const Rules* r, int seat,
+                            uint64_t* rel) noexcept nogil:
+    """:func:`lone_safe` for the lone seat to play to a trick in progress: whether it
+    has a legal card that does not win the trick (below the card winning it, or a
+    discard; no trumps here) after which the test holds at the next trick.  The test
+    is made on the hands as they are, but for that card: the others still to play to
+    the trick hold a card more each, which only makes the tests harder to pass
+    (:func:`null_safe` against more cards and longer holdings), except for H's hand
+    in the K♥ tests, which are tried only when H has played to the trick.  The
+    candidates: following, its highest card below the winning one; void, its highest
+    card of each suit.  ``rel``: the test's cards, and when following the card and the
+    winning card (a discard is the seat's highest card of its suit: the table's
+    pattern fixes it, or it lies among cards alike, as its other cards of the suit).
+    (Twenty 10-card endings: No Last Two 12.1 M -> 10.3 M nodes, the Salad 39.9 M ->
+    36.6 M; Barbu's 50 benchmark deals 36.3 M -> 33.1 M.)"""
+    cdef uint64_t cands = legal_mask(p, r, seat), pts, low
+    cdef Pos q
+    cdef int i, w = p.trick_card[p.win_idx], s = p.trick_card[p.win_idx] >> 4, h_played = 1
+    if cands & SUIT_MASK[s]:
+        cands &= SUIT_MASK[s] & (((<uint64_t>1) << w) - 1)
+        if cands:
+            cands = (<uint64_t>1) << high_bit(cands)
+    else:
+        low = 0
+        for s in range(4):
+            if cands & SUIT_MASK[s]:
+                low |= (<uint64_t>1) << high_bit(cands & SUIT_MASK[s])
+        cands = low
+        w = -1
+    if not cands:
+        return 0
+    if r.point_ok:
+        # the K♥ tests only once the holder of the points has played to the trick
+        pts = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & r.point_cards
+        h_played = 0
+        for i in range(p.ntrick):
+            if pts & p.hand[(p.leader + i) & 3]:
+                h_played = 1
+    memcpy(&q, p, sizeof(Pos))
+    q.ntrick = 0    # the trick's leader, one of the others, stands for its winner
+    while cands:
+        i = __builtin_ctzll(cands)
+        cands &= cands - 1
+        q.hand[seat] = p.hand[seat] & ~((<uint64_t>1) << i)
+        if lone_safe(&q, r, seat, h_played, rel):
+            if w >= 0:
+                rel[0] |= ((<uint64_t>1) << i) | ((<uint64_t>1) << w)
+            return 1
+    return 0
+
+
 cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     """A bound on the side's score from here (the current trick included), tested
     against ``target`` (fail-soft): a result ``v >= target`` means the side can
@@ -2604,7 +2677,6 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     cdef uint32_t tag, hits
     cdef int use_tt = 0, cres, seat, n, i, g, maxi, hint = -1, cut = -1, s, q, sure
     cdef uint64_t qcards, others, lead, pts
-    cdef int safe, holder
     cdef int moves[MAX_MOVES]
     cdef int lows[MAX_MOVES]
     cdef uint64_t failed = 0, budget, hk = 0, he
@@ -2641,24 +2713,16 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
             and (p.side & (p.side - 1)) == 0:
         # can the lone seat avoid every trick left, or every card with points?  Its
         # future is then 0.  On lead, it needs a lead that loses and keeps the test.
-        seat = __builtin_ctzll(<uint64_t>p.side)
-        others = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & ~p.hand[seat]
-        lead = 0
-        safe = 0
-        if not (r.king_duty and (p.hand[seat] >> KH_CARD) & 1):
-            safe = r.null_ok \
-                and null_safe(p.hand[seat], others, longest_others(p, seat), &qcards) \
-                and (seat != p.leader or safe_lead(p, r, seat, others, &lead))
-            if not safe and r.point_ok:
-                # the one card with points left and its holder, for both tests
-                holder = points_holder(p, r, seat, others | p.hand[seat], &pts)
-                safe = holder >= 0 and (point_safe(p, r, seat, holder, pts, others, &qcards)
-                                        or dump_safe(p, r, seat, holder, pts, others, &qcards))
-        if safe:
-            qcards |= lead
+        if lone_safe(p, r, __builtin_ctzll(<uint64_t>p.side), 1, &qcards):
             c.st.null_cuts += 1
             rel[0] = qcards
             return 0
+    if p.ntrick > 0 and target <= 0 and (r.null_ok or r.point_ok) \
+            and p.side == (1 << ((p.leader + p.ntrick) & 3)) \
+            and lone_safe_in_trick(p, r, (p.leader + p.ntrick) & 3, &qcards):
+        c.st.null_cuts += 1
+        rel[0] = qcards
+        return 0
     if p.ntrick == 0 and r.qt_ok and r.trump >= 0:
         # sure trump tricks of either team, whoever is on lead
         q = trump_tricks(p, r, 1, &qcards)
