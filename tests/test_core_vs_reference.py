@@ -262,6 +262,27 @@ def barbu_games() -> list[Game]:
     ]
 
 
+def lone_test_games() -> list[Game]:
+    """The contracts whose lone seat has the no-more-tricks or K♥ tests."""
+    return [
+        make_game("no-tricks"),
+        make_game("no-last-two"),
+        make_game("salad", rules="french"),
+        *barbu_games(),
+    ]
+
+
+def check_lone(d: Deal, game: Game, seat: Seat) -> int:
+    """Assert that the solver's value of ``seat`` alone equals the reference's; returns
+    1 if the search cut somewhere with the lone seat's tests, 2 if at its root."""
+    sol = SMALL_TT.solve(d.copy(), game, seats=seat.name)
+    cuts = SMALL_TT._core.last_stats["null_cuts"]
+    got = sol.scores[seat]
+    want = reference.ref_trick_value(d, game, {seat})
+    assert same(got, want), f"{show(d, game)} {seat.name}: solver {got}, reference {want}"
+    return 2 if cuts == 1 and sol.nodes == 1 else int(cuts > 0)
+
+
 def king_holder_endings(count: int, seed: int) -> None:
     """Barbu endings with the K♥ in play and many hearts or voids, in classic Barbu,
     with king duty and in French Barbu: each seat whose search used the no-more-tricks
@@ -404,11 +425,7 @@ def long_holder_endings(count: int, seed: int) -> None:
         if d is None:
             continue
         done += 1
-        for game in games:
-            got = SMALL_TT.solve(d.copy(), game, seats="N").scores[Seat.N]
-            cuts += SMALL_TT._core.last_stats["null_cuts"] > 0
-            want = reference.ref_trick_value(d, game, {Seat.N})
-            assert same(got, want), f"{show(d, game)} N: solver {got}, reference {want}"
+        cuts += sum(check_lone(d, game, Seat.N) > 0 for game in games)
     assert cuts > count
 
 
@@ -467,21 +484,11 @@ def thin_suit_ending(rng: random.Random) -> Deal:
 def thin_suit_endings(count: int, seed: int) -> None:
     """N's value in ``thin_suit_ending`` positions, in the contracts that use the
     no-more-tricks and K♥ tests, against the reference; most cut somewhere."""
-    games = [
-        make_game("no-tricks"),
-        make_game("no-last-two"),
-        make_game("salad", rules="french"),
-        *barbu_games(),
-    ]
     rng = random.Random(seed)
     cuts = 0
     for _ in range(count):
         d = thin_suit_ending(rng)
-        for game in games:
-            got = SMALL_TT.solve(d.copy(), game, seats="N").scores[Seat.N]
-            cuts += SMALL_TT._core.last_stats["null_cuts"] > 0
-            want = reference.ref_trick_value(d, game, {Seat.N})
-            assert same(got, want), f"{show(d, game)} N: solver {got}, reference {want}"
+        cuts += sum(check_lone(d, game, Seat.N) > 0 for game in lone_test_games())
     assert cuts > count
 
 
@@ -515,25 +522,14 @@ def lone_midtricks(count: int, seed: int) -> None:
     with the K♥ or many hearts), the seat to play alone, in the contracts that use the
     no-more-tricks and K♥ tests, against the reference; many cut at the root (the
     tests on a card that does not win the trick)."""
-    games = [
-        make_game("no-tricks"),
-        make_game("no-last-two"),
-        make_game("salad", rules="french"),
-        *barbu_games(),
-    ]
     rng = random.Random(seed)
     at_root = 0
     for _ in range(count):
         bias = rng.choice(["kh", "hearts", "short", None])
         k = rng.randint(1, 3)
-        for game in games:
+        for game in lone_test_games():
             d = random_midtrick(rng, rng.choice([3, 4]), k, game=game, bias=bias)
-            seat = Seat((d.leader + len(d.trick)) % 4)
-            sol = SMALL_TT.solve(d.copy(), game, seats=seat.name)
-            at_root += sol.nodes == 1 and SMALL_TT._core.last_stats["null_cuts"] == 1
-            got = sol.scores[seat]
-            want = reference.ref_trick_value(d, game, {seat})
-            assert same(got, want), f"{show(d, game)} {seat.name}: solver {got}, reference {want}"
+            at_root += check_lone(d, game, Seat((d.leader + len(d.trick)) % 4)) == 2
     assert at_root > count
 
 
