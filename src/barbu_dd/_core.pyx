@@ -2270,7 +2270,7 @@ cdef int null_safe(uint64_t mine, uint64_t others, uint32_t tmax, uint64_t* rel)
     return 1
 
 
-cdef int safe_lead(const Pos* p, const Rules* r, int seat, uint64_t others,
+cdef int safe_lead(const Pos* p, const Rules* r, int seat, uint64_t others, uint32_t tl,
                    uint64_t* rel) noexcept nogil:
     """Whether the lone seat, on lead, has a suit Y it may lead whose lowest card lies
     below all the others' cards of Y (one of the others who must follow wins the
@@ -2291,7 +2291,7 @@ cdef int safe_lead(const Pos* p, const Rules* r, int seat, uint64_t others,
         top = (<uint64_t>1) << high_bit(o)
         # after the trick each of the others holding Y has one card of it fewer
         if null_safe(m & (m - 1), o & ~top,
-                     longest_others(p, seat) - ((<uint32_t>1) << (8 * s)), rel):
+                     tl - ((<uint32_t>1) << (8 * s)), rel):
             rel[0] |= m & (~m + 1)
             return 1
     return 0
@@ -2329,7 +2329,7 @@ cdef inline int low_enough(uint64_t mine, uint64_t theirs, uint64_t in_play,
 
 
 cdef int point_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
-                    uint64_t others, uint64_t* rel) noexcept nogil:
+                    uint64_t others, uint32_t tl, uint64_t* rel) noexcept nogil:
     """Whether a lone seat at a trick's start in a contract whose points are on cards
     only, the one card with points left (Barbu's K♥) being held by another hand H,
     can avoid taking it (a sufficient test, weaker than :func:`null_safe`'s).
@@ -2379,7 +2379,7 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
         # trick, and be on lead only now, with a lead that loses.  H on its right plays
         # before it to every trick it does not lead: the pairing test suffices.  Else
         # it needs as many hearts below H's lowest as H has hearts (or as it has).
-        if seat == p.leader and not safe_lead(p, r, seat, others, &lead):
+        if seat == p.leader and not safe_lead(p, r, seat, others, tl, &lead):
             return 0
         if ((h + 1) & 3) == seat:
             if not null_safe(mine, p.hand[h] & SUIT_MASK[sx], NO_TMAX, &relx):
@@ -2389,7 +2389,7 @@ cdef int point_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
     elif not null_safe(mine, p.hand[h] & SUIT_MASK[sx], NO_TMAX, &relx):
         return 0
     if not null_safe(p.hand[seat] & ~SUIT_MASK[sx], others & ~SUIT_MASK[sx],
-                     longest_others(p, seat), rel):
+                     tl, rel):
         return 0
     rel[0] |= relx | lead | pts | (above & in_play)
     return 1
@@ -2436,7 +2436,7 @@ cdef int long_holder(const Pos* p, int seat, int h, int sx) noexcept nogil:
 
 
 cdef int dump_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
-                   uint64_t others, uint64_t* rel) noexcept nogil:
+                   uint64_t others, uint32_t tl, uint64_t* rel) noexcept nogil:
     """Whether a lone seat at a trick's start in a contract whose points are on one
     card only, held by another hand H, can avoid taking it while it may still win
     tricks of one suit (a sufficient test beside :func:`point_safe`, which lets it
@@ -2489,7 +2489,7 @@ cdef int dump_safe(const Pos* p, const Rules* r, int seat, int h, uint64_t pts,
         cards = p.hand[seat] & SUIT_MASK[y]
         if y == sx or not cards:
             continue
-        if null_safe(cards, others & SUIT_MASK[y], longest_others(p, seat), &prel):
+        if null_safe(cards, others & SUIT_MASK[y], tl, &prel):
             npair += __builtin_popcountll(cards)
             relx |= prel
             continue
@@ -2604,15 +2604,17 @@ cdef int lone_safe(const Pos* p, const Rules* r, int seat, int points,
     cdef int holder, safe = 0
     cdef uint64_t others = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & ~p.hand[seat]
     cdef uint64_t lead = 0, pts
+    cdef uint32_t tl
     if r.king_duty and (p.hand[seat] >> KH_CARD) & 1:
         return 0
-    safe = r.null_ok and null_safe(p.hand[seat], others, longest_others(p, seat), rel) \
-        and (seat != p.leader or safe_lead(p, r, seat, others, &lead))
+    tl = longest_others(p, seat)
+    safe = r.null_ok and null_safe(p.hand[seat], others, tl, rel) \
+        and (seat != p.leader or safe_lead(p, r, seat, others, tl, &lead))
     if not safe and r.point_ok and points:
         # the one card with points left and its holder, for both tests
         holder = points_holder(p, r, seat, others | p.hand[seat], &pts)
-        safe = holder >= 0 and (point_safe(p, r, seat, holder, pts, others, rel)
-                                or dump_safe(p, r, seat, holder, pts, others, rel))
+        safe = holder >= 0 and (point_safe(p, r, seat, holder, pts, others, tl, rel)
+                                or dump_safe(p, r, seat, holder, pts, others, tl, rel))
     if safe:
         rel[0] |= lead
     return safe
