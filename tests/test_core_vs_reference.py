@@ -1116,9 +1116,9 @@ def test_no_more_tricks_on_lead() -> None:
     assert ref_trick_values(d, game)[Seat.N] == -2
 
 
-def _loaded_core(game: Game, tt_bytes: int = 1 << 22, **parts: bool) -> Any:
+def _loaded_core(game: Game, tt_bytes: int = 1 << 22, **parts: int) -> Any:
     """A compiled core with ``game`` loaded, its optional parts set by ``parts``
-    (``no_more_tricks``, ``rounds``)."""
+    (``no_more_tricks``, ``rounds``, ``budget_from``)."""
     core = _core.Solver(tt_bytes)
     core.set_rules(
         list(game.card_points),
@@ -1131,11 +1131,11 @@ def _loaded_core(game: Game, tt_bytes: int = 1 << 22, **parts: bool) -> Any:
 
 
 def _seat_values(
-    d: Deal, game: Game, *, tt_bytes: int = 1 << 20, **parts: bool
+    d: Deal, game: Game, *, tt_bytes: int = 1 << 20, **parts: int
 ) -> tuple[list[int], int]:
     """Each seat's value from the compiled core, with its optional parts set by
-    ``parts`` (``no_more_tricks``, ``rounds``), and how many nodes searched their
-    moves in budgeted rounds."""
+    ``parts`` (``no_more_tricks``, ``rounds``, ``budget_from``), and how many nodes
+    searched their moves in budgeted rounds."""
     core = _loaded_core(game, tt_bytes, **parts)
     values, rounds = [], 0
     for s in range(4):
@@ -1169,6 +1169,64 @@ def test_no_more_tricks_cut_larger_endings(contract: str, rules: str) -> None:
         d = _low_seat(rng, n)[0] if i % 2 else random_ending(rng, n)
         with_cut, without = _core_values(d, game, True), _core_values(d, game, False)
         assert with_cut == without, f"{show(d, game)}: {with_cut} with the cut, {without} without"
+
+
+def test_budget_safe_cut() -> None:
+    """No Queens, S leads: N holds the ♠Q under E's ♠K and S's ♠A, and the ♥3 ♥2 under
+    E's ♥K ♥Q.  N may take its own ♠Q (and W's ♣Q), but never E's ♥Q (the K♥ test of
+    Barbu on that card): asked whether N keeps -12, the search answers at its root
+    with the bound -12, the points of the other queens (``budget_safe``).  Asked
+    whether N keeps 0 it must search."""
+    game = make_game("no-queens")
+    d = Deal("N:Q.32.. K.KQ.. A..AK. ...AKQ", leader="S")
+    core = _loaded_core(game, 1 << 20, budget_from=2)
+    assert core.probe(list(d.masks), [], int(d.leader), 1, -12) == (-12, 1)
+    assert core.last_stats["null_cuts"] == 1
+    assert core.probe(list(d.masks), [], int(d.leader), 1, 0)[1] > 1
+    assert solve(d.copy(), game).scores == ref_trick_values(d, game) == (0, 0, -18, 0)
+
+
+def budget_endings(count: int, seed: int) -> None:
+    """No Queens endings of 3 or 4 cards a hand with the queens in play, classic and
+    French: every seat's value with the lone seat's budget test tried from 2 tricks
+    left equals the reference; the test cuts somewhere in most of them."""
+    rng = random.Random(seed)
+    fired = 0
+    for i in range(count):
+        game = make_game("no-queens", rules=("classic", "french")[i % 2])
+        d = random_ending(rng, rng.choice([3, 3, 4]), bias=rng.choice(["queens", "duties"]))
+        want = ref_trick_values(d, game)
+        core = _loaded_core(game, 1 << 20, budget_from=2)
+        cuts = 0
+        for s in range(4):
+            got = core.value(list(d.masks), [], int(d.leader), 1 << s)[0]
+            cuts += core.last_stats["null_cuts"]
+            assert same(got, want[s]), f"{show(d, game)} {Seat(s).name}: {got}, reference {want[s]}"
+        fired += cuts > 0
+    assert fired > count * 3 // 4
+
+
+def test_budget_endings() -> None:
+    budget_endings(60, 1)
+
+
+@pytest.mark.slow
+def test_budget_endings_slow() -> None:
+    budget_endings(600, 2)
+
+
+def test_budget_larger_endings() -> None:
+    """No Queens endings of 6 to 8 cards a hand (too large for the reference): every
+    seat's value is the same with the budget test from 2 tricks left, from 7 (the
+    default) and without it."""
+    game = make_game("no-queens")
+    rng = random.Random("budget-large")
+    for _ in range(30):
+        d = random_ending(rng, rng.choice([6, 7, 8]), bias="queens")
+        base = _seat_values(d, game, budget_from=0)[0]
+        for start in (2, 7):
+            got = _seat_values(d, game, budget_from=start)[0]
+            assert got == base, f"{show(d, game)}: {got} from {start} tricks left, {base} without"
 
 
 def _rounds_values(d: Deal, game: Game, rounds: bool) -> tuple[list[int], int]:

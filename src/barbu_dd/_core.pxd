@@ -25,6 +25,7 @@ cdef struct Rules:
     int trump                 # trump suit 0..3, or -1 for none
     int null_ok               # no trumps, additive: the lone seat's no-more-tricks test applies
     int point_ok              # points on cards only (no trumps): the lone seat's point_safe test applies
+    int budget_from           # budget_safe from this many tricks left (0: never)
     int mid_ok                # the lone seat's tests also in a trick in progress (lone_safe_in_trick)
     int rounds_ok             # budgeted rounds at the others' early leads (not positive)
     int heart_lead            # no heart lead while holding another suit
