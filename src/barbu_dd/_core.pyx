@@ -3023,21 +3023,23 @@ cdef int32_t limited_value(Ctx* c, int32_t lo, int32_t hi, int32_t* hi_out) noex
 
 
 cdef int32_t solve_value(Ctx* c, int32_t* hi_out) noexcept nogil:
-    """The exact value of the side: bisection over multiples of the scale's gcd;
-    in negative contracts, a galloping search up from the lower bound, then probes
-    down from the upper bound instead of bisection.  Returns the lower bound proved
-    and sets ``*hi_out`` to the upper one: they are equal unless the caller's limit
-    stopped the search (``c.stopped``).
+    """The exact value of the side: bisection over multiples of the scale's gcd; in
+    negative contracts, one probe just above the lower bound, then probes down from
+    the upper bound.  Returns the lower bound proved and sets ``*hi_out`` to the
+    upper one: they are equal unless the caller's limit stopped the search
+    (``c.stopped``).
 
-    Down from the upper bound: in a 1-against-3 negative contract the lone seat's
-    proof that it keeps a score costs much more than the others' proof that it
-    cannot keep a higher one, near the value (No Tricks deal 6, value -8, cold
-    table: the probe at -8 succeeds in 6.9 M nodes, at -10 in 6.7 M, at -6 it fails
-    in 0.27 M).  Bisection from the gallop's bracket (-12, -8) proved -10 and then
-    -8, two such proofs; the probe at the upper bound proves -8 at once (16.3 M ->
-    11.9 M nodes; twenty 10-card endings: the Salad 36.0 M -> 26.5 M, No Hearts
-    10.2 M -> 9.6 M, No Tricks 24.6 M -> 23.5 M; README, session 20)."""
-    cdef int32_t lo, hi, mid, g = c.r.gcd, step, v
+    Negative contracts: many 1-against-3 values lie at the bottom of their range
+    (No Last Two, Barbu, No Queens), and the first probe settles those.  Above it, the
+    lone seat's proof that it keeps a score costs far more than the others' proof
+    that it cannot keep a higher one, unless that score lies near the value (No
+    Tricks deal 6, value -8, cold table: the probe at -8 succeeds in 6.9 M nodes,
+    at -10 in 6.7 M, at -12 in 4.8 M; at -6 it fails in 0.27 M nodes, at -4 in 2
+    k).  Probing down from the upper bound makes only failing probes until the
+    value, and one proof of the seat's, there.  (Before session 20 a galloping
+    search went up from the lower bound, then bisected: deal 6 16.3 M -> 6.6 M
+    nodes; README.)"""
+    cdef int32_t lo, hi, mid, g = c.r.gcd, v
     cdef Pos* p = &c.p
     if c.r.ravage:
         if p.tricks_left == 0:
@@ -3050,24 +3052,15 @@ cdef int32_t solve_value(Ctx* c, int32_t* hi_out) noexcept nogil:
             return 0
         lo = bound_lo(p, c.r)
         hi = bound_hi(p, c.r)
-    # negative contracts: galloping up from the lower bound first (many 1-against-3
-    # values lie at or near the bottom of their range, and a probe far below the
-    # value succeeds cheaply); then down from the upper bound
     c.st.nprobes = 0
     if c.limited:
         return limited_value(c, lo, hi, hi_out)
-    step = g
-    while lo < hi and not c.r.positive:
-        mid = lo + step
-        if mid > hi:
-            break
-        v = probe_logged(c, mid)
-        if v >= mid:
+    if lo < hi and not c.r.positive:
+        v = probe_logged(c, lo + g)
+        if v >= lo + g:
             lo = v
-            step *= 2
         else:
             hi = v
-            break
     while lo < hi:
         mid = lo + ((hi - lo) // g + 1) // 2 * g if c.r.positive else hi
         v = probe_logged(c, mid)
