@@ -1,15 +1,18 @@
 """Node counts of one-seat solves under other orders of the null-window probes.
 
-``PYTHONPATH=src python benchmarks/probe_order.py no-hearts:1,no-hearts:3 [--orders gallop,bisect]``
+``PYTHONPATH=src python benchmarks/probe_order.py no-hearts:1,no-hearts:3 [--orders down,gallop]``
 
 The core finds a value by probes "can the seat score at least t?" (``solve_value``:
-in negative contracts galloping up from the lower bound, then bisection).  This
+in negative contracts one probe just above the lower bound, then down from the upper
+bound; bisection elsewhere).  This
 driver repeats a solve with the probes chosen in Python (``Solver._core.probe``,
 the same search and table) and prints the nodes each order takes, from a cold
 table each:
 
-- ``gallop``: the core's order (within 1 % of ``nodes.py``'s counts: here each probe
+- ``down``: the core's order (within 1 % of ``nodes.py``'s counts: here each probe
   starts from a fresh search context, there one context serves all the probes);
+- ``gallop``: the core's order before session 20, galloping up from the lower bound,
+  then bisection;
 - ``bisect``: bisection from the start;
 - ``g1``: one probe just above the lower bound, then bisection;
 - ``g4``: galloping with steps four times larger each probe;
@@ -37,7 +40,7 @@ from barbu_dd.solver import Solver  # noqa: E402
 RULES = {"salad": "french"}
 TRUMP = {"trumps": "S"}
 FAR = 1 << 29
-ORDERS = ("gallop", "bisect", "g1", "g4", "ideal")
+ORDERS = ("down", "gallop", "bisect", "g1", "g4", "ideal")
 
 
 def solve(probe: Callable[[int], int], lo: int, hi: int, g: int, order: str) -> int:
@@ -55,11 +58,11 @@ def solve(probe: Callable[[int], int], lo: int, hi: int, g: int, order: str) -> 
                 break
             lo = v
             step *= 2 if order == "gallop" else 4
-    elif order == "g1" and lo < hi:
+    elif order in ("g1", "down") and lo < hi:
         v = probe(lo + g)
         lo, hi = (v, hi) if v >= lo + g else (lo, v)
     while lo < hi:
-        mid = lo + ((hi - lo) // g + 1) // 2 * g
+        mid = hi if order == "down" else lo + ((hi - lo) // g + 1) // 2 * g
         v = probe(mid)
         lo, hi = (v, hi) if v >= mid else (lo, v)
     return lo

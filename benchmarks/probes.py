@@ -2,14 +2,14 @@
 
 ``PYTHONPATH=src python benchmarks/probes.py no-tricks:1 no-queens:4 [--tt-mib 128]``
 
-A solve is a sequence of probes "can the seat score at least t?" (the galloping
-search up from the lower bound, then bisection: the core's ``solve_value``, which
-logs them in ``last_stats["probes"]``); each returns the bound it proved.  The
-value needs two proofs, one that the seat reaches it and one that it cannot score
-more, and this shows what each costs: in No Tricks, for example, the proof that the
-others can force the seat to take its tricks can cost ten times the other.  Deals
-are those of ``benchmarks/deals.py``, North alone and on lead (Trumps: spades), one
-cold table a solve.
+A solve is a sequence of probes "can the seat score at least t?" (in negative
+contracts one just above the lower bound, then down from the upper bound; else
+bisection: the core's ``solve_value``, which logs them in ``last_stats["probes"]``);
+each returns the bound it proved.  The value needs two proofs, one that the seat
+reaches it and one that it cannot score more, and this shows what each costs: in No
+Tricks, for example, the proof that the others can force the seat to take its tricks
+can cost ten times the other.  Deals are those of ``benchmarks/deals.py``, North
+alone and on lead (Trumps: spades), one cold table a solve.
 """
 
 from __future__ import annotations
