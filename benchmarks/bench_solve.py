@@ -2,7 +2,9 @@
 
 Run with ``pytest benchmarks/bench_solve.py --benchmark-only``.  Each round solves
 the next deal of the set with a cold table, so the statistics (median, max) are
-over deals.  ``benchmarks/report.py`` prints the median and 95th percentile.
+over deals; each contract with one search thread and with two (``Solver(threads=2)``,
+the second thread joining solves that last over 100,000 nodes).
+``benchmarks/report.py`` prints the median and 95th percentile.
 """
 
 from __future__ import annotations
@@ -26,10 +28,13 @@ CONTRACTS = [
 ]
 
 
+@pytest.mark.parametrize("threads", [1, 2], ids=["1t", "2t"])
 @pytest.mark.parametrize(("contract", "rules", "trump"), CONTRACTS, ids=[c[0] for c in CONTRACTS])
-def test_solve_one_seat(benchmark, contract: str, rules: str, trump: str | None) -> None:  # type: ignore[no-untyped-def]
+def test_solve_one_seat(  # type: ignore[no-untyped-def]
+    benchmark, contract: str, rules: str, trump: str | None, threads: int
+) -> None:
     game = make_game(contract, rules=rules, trump=trump)
-    solver = Solver()  # the default table (256 MiB)
+    solver = Solver(threads=threads)  # the default table (256 MiB)
     deals = itertools.cycle(BENCH_DEALS)
     results = []
 

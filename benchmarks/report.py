@@ -1,13 +1,14 @@
 """Median and 95th percentile of one-seat solves per contract, and the bridge ratio to DDS.
 
 ``python benchmarks/report.py [--deals N] [--contracts barbu,no-queens] [--bridge]
-[--time-limit S]`` solves the benchmark deals (North's score, North on lead, a cold
+[--time-limit S] [--threads 1|2]`` solves the benchmark deals (North's score, North on lead, a cold
 table each) and prints median / p95 / max in ms and how many deals took over 2 s.
 With ``--time-limit`` each solve stops after S seconds; a stopped solve counts as
 taking forever (shown as ``>S s``), so a median under the limit is still exact.
-With ``--bridge`` it solves the same deals in bridge form (side NS, West on lead,
-notrump) with barbu-dd and with DDS (one thread, ``benchmarks/dds_peer.py``) in the
-same process and prints the ratio of the medians.  It also prints the process's peak memory.
+``--threads 2`` gives each solve two search threads (``Solver(threads=2)``).  With
+``--bridge`` it solves the same deals in bridge form (side NS, West on lead,
+notrump) with barbu-dd and with DDS (one thread each, ``benchmarks/dds_peer.py``) in
+the same process and prints the ratio of the medians.  It also prints the process's peak memory.
 """
 
 from __future__ import annotations
@@ -65,9 +66,10 @@ def main() -> None:
     ap.add_argument("--contracts", default=",".join(c for c in CONTRACTS if c != "ravage"))
     ap.add_argument("--bridge", action="store_true")
     ap.add_argument("--time-limit", type=float, default=None, metavar="S")
+    ap.add_argument("--threads", type=int, default=1, choices=(1, 2))
     args = ap.parse_args()
     deals = BENCH_DEALS[: args.deals]
-    solver = Solver()  # the default table (256 MiB)
+    solver = Solver(threads=args.threads)  # the default table (256 MiB)
     for name in [c for c in args.contracts.split(",") if c]:
         rules, trump = CONTRACTS[name]
         game = make_game(name, rules=rules, trump=trump)
@@ -89,6 +91,7 @@ def main() -> None:
         from dds_peer import dds_solve_ns_tricks
 
         game = make_game("tricks", rules="bridge", trump="NT")
+        solver.threads = 1  # DDS runs one thread too
         mine, theirs = [], []
         for d in deals:
             solver.clear()

@@ -10,6 +10,9 @@ class Solver:
     tt_bytes: int
     hint_bytes: int
     rules_id: object
+    threads: int  # 1 or 2: the search threads of a value() call
+    par_after: int  # threads == 2: nodes the first thread searches alone (0: none)
+    last_helper_nodes: int  # the second thread's nodes in the last value() call
     def __init__(self, tt_bytes: int) -> None: ...
     def clear(self) -> None: ...
     def set_rules(

@@ -28,7 +28,7 @@ from .deal import Deal
 from .errors import BarbuError, ParseError
 from .pbn import BadBoard, Board, read_pbn
 from .settle import ScoreSheet, load_session, score_session
-from .solver import Solver, check_limits, parse_side
+from .solver import Solver, check_limits, default_threads, parse_side
 
 __all__ = ["app", "main"]
 
@@ -239,6 +239,14 @@ TimeLimitOpt = Annotated[
         show_default=False,
     ),
 ]
+ThreadsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--threads",
+        help="Search threads for one solve, 1 or 2 (default: the machine's cores, at most 2).",
+        show_default=False,
+    ),
+]
 NodeLimitOpt = Annotated[
     int | None,
     typer.Option(
@@ -301,6 +309,7 @@ def solve_cmd(
     seats: SeatsOpt = None,
     time_limit: TimeLimitOpt = None,
     node_limit: NodeLimitOpt = None,
+    threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Solve every board of a PBN file double dummy: each seat's optimal score."""
@@ -313,7 +322,9 @@ def solve_cmd(
     if seats is not None:
         parse_side(seats)
     check_limits(time_limit, node_limit, names=("--time-limit", "--node-limit"))
-    solver = Solver()
+    if threads is not None and threads not in (1, 2):
+        raise ParseError(f"--threads must be 1 or 2, not {threads}")
+    solver = Solver(threads=default_threads() if threads is None else threads)
     bad = 0
     for item in read_pbn(file, errors="yield"):
         if isinstance(item, BadBoard):

@@ -11,6 +11,7 @@ answers come back as frozen dataclasses.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -42,6 +43,7 @@ __all__ = [
     "parse_side",
     "leader_for",
     "check_limits",
+    "default_threads",
 ]
 
 Score = int | float
@@ -249,6 +251,15 @@ def check_limits(
         raise ParseError(f"{names[1]} must be at least 1, not {node_limit}")
 
 
+def default_threads() -> int:
+    """The search threads this machine can give one solve: its cores, at most 2."""
+    if hasattr(os, "sched_getaffinity"):
+        cores = len(os.sched_getaffinity(0))
+    else:  # pragma: no cover - macOS, Windows
+        cores = os.cpu_count() or 1
+    return max(1, min(2, cores))
+
+
 def _to_score(v: int, game: Game) -> Score:
     if game.kind == "ravage":
         q = Fraction(v, 12)
@@ -262,16 +273,36 @@ class Solver:
     ``tt_bytes`` bounds the table (default 256 MiB); beside it the search keeps a
     refutation memory of a 32nd of that, at most 512 KiB, which orders moves only.
 
+    ``threads`` (1 or 2; :func:`default_threads` gives what the machine has, at most
+    2): with 2, a trick-contract solve that is still running after 100,000 nodes
+    goes on in two threads sharing the table (a second refutation memory beside
+    it), each with its own move order; the answer is the same exact value, and the
+    node count is both threads' (it then varies from run to run).  Solves under a
+    time or node limit, card values and Dominoes use one thread.  Use 1 where
+    several solvers already run in parallel (batch workers).
+
     >>> s = Solver(tt_bytes=1 << 20)
     >>> s.solve("N:A... 2... 3... 4...", "no-tricks", declarer="N").scores
     (-2, 0, 0, 0)
     """
 
-    def __init__(self, tt_bytes: int = DEFAULT_TT_BYTES) -> None:
+    def __init__(self, tt_bytes: int = DEFAULT_TT_BYTES, *, threads: int = 1) -> None:
         try:
             self._core = _core.Solver(tt_bytes)
         except MemoryError:
             raise SolverError(f"out of memory for a {tt_bytes}-byte table") from None
+        self.threads = threads
+
+    @property
+    def threads(self) -> int:
+        """How many threads a solve may use (1 or 2); settable."""
+        return int(self._core.threads)
+
+    @threads.setter
+    def threads(self, n: int) -> None:
+        if n not in (1, 2):
+            raise ParseError(f"threads must be 1 or 2, not {n}")
+        self._core.threads = n
 
     @property
     def tt_bytes(self) -> int:

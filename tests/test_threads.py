@@ -1,0 +1,97 @@
+"""Two search threads on one table (``Solver(threads=2)``) give the one-thread values.
+
+The second thread joins a solve after ``par_after`` nodes (100,000 by default); the
+tests set it to 0 so that both threads search even the smallest positions, where
+they meet in the table most often (the seqlock's and the shared bounds' races are
+likeliest there).  The one-thread search is checked against the reference elsewhere
+(``test_core_vs_reference``); here the two-thread values must equal it, for every
+contract family, on endings, mid-trick positions and full deals, and the second
+thread must really have searched.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from reference import random_ending, random_full_deal, random_midtrick, ref_trick_values
+
+from barbu_dd.cards import Seat
+from barbu_dd.contracts import Game, make_game
+from barbu_dd.deal import Deal
+from barbu_dd.errors import ParseError
+from barbu_dd.solver import Solver, default_threads
+
+GAMES: list[tuple[str, Game]] = [
+    ("no-tricks", make_game("no-tricks")),
+    ("no-hearts", make_game("no-hearts")),
+    ("no-queens", make_game("no-queens")),
+    ("barbu", make_game("barbu")),
+    ("no-last-two", make_game("no-last-two")),
+    ("trumps", make_game("trumps", trump="S")),
+    ("salad", make_game("salad", rules="french")),
+    ("ravage", make_game("ravage")),
+    ("bridge", make_game("tricks", rules="bridge", trump="H")),
+]
+
+
+def _pair(tt_bytes: int) -> tuple[Solver, Solver]:
+    one = Solver(tt_bytes, threads=1)
+    two = Solver(tt_bytes, threads=2)
+    two._core.par_after = 0
+    return one, two
+
+
+@pytest.mark.parametrize("name,game", GAMES, ids=[g[0] for g in GAMES])
+def test_two_threads_match_one_on_endings(name: str, game: Game) -> None:
+    rng = random.Random(f"threads-{name}")
+    one, two = _pair(1 << 22)
+    helped = 0
+    for i in range(60):
+        n = 5 + i % 4
+        d = random_midtrick(rng, n, i % 3, game=game) if i % 5 == 4 else random_ending(rng, n)
+        a = one.solve(d.copy(), game).scores
+        b = two.solve(d.copy(), game).scores
+        assert a == b, f"{name} {d.to_pbn()} leader {d.leader}: one thread {a}, two {b}"
+        helped += two._core.last_helper_nodes > 0
+        if i % 20 == 0:  # a cold table now and then, a warm one otherwise
+            one.clear()
+            two.clear()
+    assert helped > 0
+
+
+@pytest.mark.parametrize("name,game", GAMES[:7], ids=[g[0] for g in GAMES[:7]])
+def test_two_threads_match_the_reference(name: str, game: Game) -> None:
+    rng = random.Random(f"threads-ref-{name}")
+    _, two = _pair(1 << 16)  # a small table: entries overwritten while read
+    for _ in range(25):
+        d = random_ending(rng, 3, bias="duties" if name != "trumps" else "trumps")
+        want = ref_trick_values(d, game)
+        got = two.solve(d.copy(), game).scores
+        assert got == want, f"{name} {d.to_pbn()} leader {d.leader}: {got} != {want}"
+
+
+def test_two_threads_on_full_deals() -> None:
+    # full deals of the contracts that take milliseconds to a second
+    rng = random.Random("threads-full")
+    one, two = _pair(1 << 26)
+    helped = 0
+    for name in ("barbu", "trumps"):
+        game = dict(GAMES)[name]
+        for _ in range(4):
+            d = random_full_deal(rng)
+            d = Deal(list(d.masks), leader=Seat.N)
+            a = one.solve(d.copy(), game, declarer="N", seats="N").scores[0]
+            b = two.solve(d.copy(), game, declarer="N", seats="N").scores[0]
+            assert a == b, f"{name} {d.to_pbn()}: one thread {a}, two {b}"
+            helped += two._core.last_helper_nodes > 0
+            one.clear()
+            two.clear()
+    assert helped > 0
+
+
+def test_threads_is_checked() -> None:
+    assert default_threads() in (1, 2)
+    assert Solver(1 << 16, threads=2).threads == 2
+    with pytest.raises(ParseError, match="threads must be 1 or 2"):
+        Solver(1 << 16, threads=3)
