@@ -95,3 +95,17 @@ def test_threads_is_checked() -> None:
     assert Solver(1 << 16, threads=2).threads == 2
     with pytest.raises(ParseError, match="threads must be 1 or 2"):
         Solver(1 << 16, threads=3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,game", GAMES, ids=[g[0] for g in GAMES])
+def test_slow_two_threads_stress(name: str, game: Game) -> None:
+    # larger endings on a table of 64 KiB: buckets written and read by both threads
+    # all the time, so a torn read would show as a wrong value
+    rng = random.Random(f"threads-stress-{name}")
+    one, two = _pair(1 << 16)
+    for i in range(60):
+        d = random_ending(rng, 7 + i % 2)
+        a = one.solve(d.copy(), game).scores
+        b = two.solve(d.copy(), game).scores
+        assert a == b, f"{name} {d.to_pbn()} leader {d.leader}: one thread {a}, two {b}"

@@ -946,7 +946,7 @@ def table_cmd(
     if mode not in ("best", "all"):
         raise ParseError(f"--dominoes must be 'best' or 'all', got {dominoes!r}")
     check_limits(time_limit, names=("--time-limit", "--node-limit"))
-    solver = Solver()
+    solver = Solver(threads=default_threads())
 
     def each(board: Board) -> None:
         decl = board.declarer(variants, declarer)
@@ -1021,7 +1021,7 @@ def best_cmd(
     """Which contract to declare, double dummy: the largest gain over the average."""
     variants, sc = _options(rules, variant, scale)
     done = [p for p in (played or "").split(",") if p.strip()]
-    solver = Solver()
+    solver = Solver(threads=default_threads())
 
     def each(board: Board) -> None:
         decl = board.declarer(variants, declarer)
