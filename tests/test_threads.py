@@ -109,3 +109,46 @@ def test_slow_two_threads_stress(name: str, game: Game) -> None:
         a = one.solve(d.copy(), game).scores
         b = two.solve(d.copy(), game).scores
         assert a == b, f"{name} {d.to_pbn()} leader {d.leader}: one thread {a}, two {b}"
+
+
+@pytest.mark.parametrize("name,game", GAMES, ids=[g[0] for g in GAMES])
+def test_two_threads_under_a_time_limit(name: str, game: Game) -> None:
+    # a time limit alone runs in two threads (par_limited): the bounds hold the
+    # one-thread value, and a finished score is exact
+    rng = random.Random(f"threads-limit-{name}")
+    one, two = _pair(1 << 20)
+    exact = stopped = helped = 0
+    for i in range(30):
+        d = random_ending(rng, 6 + i % 3)
+        want = one.solve(d.copy(), game).scores
+        two.clear()
+        sol = two.solve(d.copy(), game, time_limit=(0.0005, 0.003, 0.02)[i % 3])
+        helped += two._core.last_helper_nodes > 0
+        assert sol.bounds is not None
+        for seat in range(4):
+            b, w, v = sol.bounds[seat], want[seat], sol.scores[seat]
+            assert b is not None and w is not None
+            assert b[0] - 1e-9 <= w <= b[1] + 1e-9, f"{name} {d.to_pbn()}: {b} vs {w}"
+            if v is not None:
+                assert v == w and b[0] == b[1]
+                exact += 1
+            else:
+                stopped += 1
+    assert exact > 0 and helped > 0
+    if name not in ("barbu", "trumps"):  # these finish in microseconds
+        assert stopped > 0
+
+
+def test_two_threads_time_limit_on_a_full_deal() -> None:
+    # No Tricks, a deal of value -8 that takes about a second in one thread
+    deal = "N:.AQ94.AKQJ62.AQ2 QJ54.KJT.3.KT653 T932.62.T98.J987 AK876.8753.754.4"
+    game = dict(GAMES)["no-tricks"]
+    two = Solver(threads=2)
+    short = two.solve(deal, game, declarer="N", seats="N", time_limit=0.2)
+    assert short.bounds is not None and short.bounds[0] is not None
+    lo, hi = short.bounds[0]
+    assert lo <= -8 <= hi
+    two.clear()
+    full = two.solve(deal, game, declarer="N", seats="N", time_limit=60)
+    assert full.scores[0] == -8
+    assert two._core.last_helper_nodes > 0

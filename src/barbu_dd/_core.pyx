@@ -187,6 +187,7 @@ cdef struct Ctx:
     Shared* sh          # the probes' shared state when two threads search (else NULL)
     uint32_t version    # sh.version when this thread's probe began (a change abandons it)
     uint64_t node_cap   # par_value: give up after this many nodes (0: never)
+    int moot            # the search gave up for the other thread or node_cap (see search)
     int helper          # the second thread: another order for the others' moves
 
 
@@ -2962,7 +2963,7 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         # two threads: the other finished a probe (this one is moot), or this one's
         # solo start is over (par_value)
         c.aborted = 1
-        c.stopped = 1
+        c.moot = 1
         return 0
     if r.ravage:
         if p.tricks_left == 0:
@@ -3099,7 +3100,7 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
             if rounds:
                 c.abort_at = 0
             if c.aborted:
-                if not rounds or c.stopped:
+                if not rounds or c.stopped or c.moot:
                     return 0    # out of budget: nothing proved, nothing stored
                 c.aborted = 0
                 continue
@@ -3167,6 +3168,42 @@ cdef int32_t probe_logged(Ctx* c, int32_t target) noexcept nogil:
     return v
 
 
+cdef inline int round_targets(int32_t g, int32_t lo, int32_t hi, int reverse,
+                              int32_t* out) noexcept nogil:
+    """A round's targets under a limit, each once: just above the lower bound, the
+    upper bound, the middle (the other way round with ``reverse``); returns how many."""
+    cdef int32_t targets[3]
+    cdef int i, j, n = 0, dup
+    targets[0] = lo + g
+    targets[1] = hi
+    targets[2] = lo + ((hi - lo) // g + 1) // 2 * g
+    for i in range(3):
+        dup = 0
+        for j in range(n):
+            if out[j] == targets[2 - i if reverse else i]:
+                dup = 1
+        if not dup:
+            out[n] = targets[2 - i if reverse else i]
+            n += 1
+    return n
+
+
+cdef inline int32_t budgeted_probe(Ctx* c, int32_t target, uint64_t budget) noexcept nogil:
+    """``probe_logged`` with a node budget (0: none); out of it, ``c.aborted`` is set."""
+    cdef int32_t v
+    c.abort_at = c.st.nodes + budget if budget else 0
+    v = probe_logged(c, target)
+    c.abort_at = 0
+    return v
+
+
+cdef inline uint64_t next_budget(uint64_t budget) noexcept nogil:
+    """A limited search's probe budget after a round in which no probe finished:
+    four times larger, and none (0) past 2^40 nodes."""
+    budget <<= 2
+    return 0 if budget > (<uint64_t>1 << 40) else budget
+
+
 cdef int32_t limited_value(Ctx* c, int32_t lo, int32_t hi, int32_t* hi_out) noexcept nogil:
     """``solve_value`` under the caller's limit, narrowing ``lo..hi`` from both ends:
     a probe far from the value is cheap (it succeeds far below, fails far above)
@@ -3176,24 +3213,16 @@ cdef int32_t limited_value(Ctx* c, int32_t lo, int32_t hi, int32_t* hi_out) noex
     reached.  Returns the lower bound, ``*hi_out`` the upper."""
     cdef int32_t g = c.r.gcd, v, t
     cdef int32_t targets[3]
-    cdef int i, j, done, dup
+    cdef int i, n, done
     cdef uint64_t budget = 4096
     while lo < hi and not c.stopped:
-        targets[0] = lo + g
-        targets[1] = hi
-        targets[2] = lo + ((hi - lo) // g + 1) // 2 * g
+        n = round_targets(g, lo, hi, 0, targets)
         done = 0
-        for i in range(3):
+        for i in range(n):
             t = targets[i]
-            dup = 0
-            for j in range(i):
-                if targets[j] == t:
-                    dup = 1
-            if dup or t <= lo or t > hi:
+            if t <= lo or t > hi:
                 continue
-            c.abort_at = c.st.nodes + budget if budget else 0
-            v = probe_logged(c, t)
-            c.abort_at = 0
+            v = budgeted_probe(c, t, budget)
             if c.stopped:
                 break
             if c.aborted:
@@ -3207,9 +3236,7 @@ cdef int32_t limited_value(Ctx* c, int32_t lo, int32_t hi, int32_t* hi_out) noex
             if lo >= hi:
                 break
         if not done and budget:
-            budget <<= 2
-            if budget > (<uint64_t>1 << 40):
-                budget = 0
+            budget = next_budget(budget)
     hi_out[0] = hi
     return lo
 
@@ -3266,6 +3293,25 @@ cdef inline int32_t next_target(const Ctx* c, int32_t lo, int32_t hi, int first_
     return hi
 
 
+cdef inline int merge_bound(Shared* sh, int32_t t, int32_t v, int32_t* lo, int32_t* hi) noexcept nogil:
+    """Narrows the shared bounds by a finished probe at ``t`` (fail-soft bound ``v``);
+    ``lo``, ``hi`` receive them and the new version is returned."""
+    cdef uint32_t ver
+    bdd_seq_write_begin(&sh.lock)
+    if v >= t:
+        if v > sh.lo:
+            sh.lo = v
+    elif v < sh.hi:
+        sh.hi = v
+    sh.first_done = 1
+    ver = sh.version + 1
+    bdd_store_u32(&sh.version, ver)
+    lo[0] = sh.lo
+    hi[0] = sh.hi
+    bdd_seq_write_end(&sh.lock)
+    return <int>ver
+
+
 cdef int32_t par_value(Ctx* c, Shared* sh) noexcept nogil:
     """``solve_value`` for one of two threads sharing the table (``Core.threads``):
     both probe the target that the shared bounds give, each with its own move order
@@ -3291,20 +3337,61 @@ cdef int32_t par_value(Ctx* c, Shared* sh) noexcept nogil:
         v = probe_logged(c, t)
         if c.aborted:
             c.aborted = 0
-            c.stopped = 0
+            c.moot = 0
             c.st.nprobes = logged   # not a probe's answer: out of the log
             if c.node_cap and c.st.nodes >= c.node_cap:
                 return lo
             continue
+        merge_bound(sh, t, v, &lo, &hi)
+
+
+cdef void par_limited(Ctx* c, Shared* sh) noexcept nogil:
+    """``limited_value`` for one of two threads (a time limit, ``Core.threads`` 2):
+    rounds of budgeted probes just above the lower bound, at the upper bound and in
+    the middle of the shared bounds, the second thread taking them in another order
+    (middle, upper, lower); a finished probe narrows the shared bounds and makes the
+    other thread's probe moot (it starts its round again from the new bounds).
+    Returns at the deadline (``c.stopped``), when the bounds meet, or at
+    ``c.node_cap``."""
+    cdef int32_t g = c.r.gcd, v, t, lo, hi
+    cdef int32_t targets[3]
+    cdef int i, n, done, logged
+    cdef uint64_t budget = 4096
+    while not c.stopped:
         bdd_seq_write_begin(&sh.lock)
-        if v >= t:
-            if v > sh.lo:
-                sh.lo = v
-        elif v < sh.hi:
-            sh.hi = v
-        sh.first_done = 1
-        bdd_store_u32(&sh.version, sh.version + 1)
+        lo = sh.lo
+        hi = sh.hi
+        c.version = sh.version
         bdd_seq_write_end(&sh.lock)
+        if lo >= hi:
+            return
+        n = round_targets(g, lo, hi, c.helper, targets)
+        done = 0
+        for i in range(n):
+            t = targets[i]
+            if t <= lo or t > hi:
+                continue
+            logged = c.st.nprobes
+            v = budgeted_probe(c, t, budget)
+            if c.stopped:
+                return
+            if c.moot:
+                c.moot = 0
+                c.aborted = 0
+                c.st.nprobes = logged
+                if c.node_cap and c.st.nodes >= c.node_cap:
+                    return
+                done = 1   # the bounds moved: a new round from them, same budget
+                break
+            if c.aborted:
+                c.aborted = 0   # out of budget: what it proved stays in the table
+                continue
+            done = 1
+            c.version = <uint32_t>merge_bound(sh, t, v, &lo, &hi)
+            if lo >= hi:
+                return
+        if not done and budget:
+            budget = next_budget(budget)
 
 
 cdef int value_range(Ctx* c, int32_t* lo, int32_t* hi) noexcept nogil:
@@ -3619,7 +3706,8 @@ cdef class Solver:
         self._load(&c, hands, trick, leader, side, won)
         self.last_helper_nodes = 0
         if self.threads >= 2:
-            return self._value_par(&c, hands, trick, leader, side, won)
+            v, hi, n, hits = self._value_par(&c, hands, trick, leader, side, won, 0.0)
+            return v, n, hits
         with nogil:
             v = solve_value(&c, &hi)
         self.last = c.st
@@ -3629,21 +3717,27 @@ cdef class Solver:
         """The second thread's part of ``_value_par``."""
         cdef Ctx* h = <Ctx*>ctx
         with nogil:
-            par_value(h, h.sh)
+            if h.limited:
+                par_limited(h, h.sh)
+            else:
+                par_value(h, h.sh)
 
-    cdef object _value_par(self, Ctx* c, hands, trick, int leader, int side, won):
-        """``value`` with a second thread on the same table (``par_value``): the
-        first thread searches alone for ``par_after`` nodes (0: none), then the
-        second joins.
-        Nodes and table hits are both threads' (``last_helper_nodes``: the second's)."""
+    cdef object _value_par(self, Ctx* c, hands, trick, int leader, int side, won,
+                           double deadline):
+        """``value`` with a second thread on the same table (``par_value``), or
+        ``value_bounds`` under a time limit (``deadline``, CLOCK_MONOTONIC seconds;
+        ``par_limited``): the first thread searches alone for ``par_after`` nodes (0:
+        none), then the second joins.  Returns ``(lo, hi, nodes, tt_hits)``; nodes and
+        table hits are both threads' (``last_helper_nodes``: the second's)."""
         cdef int32_t lo, hi, v
         cdef Shared* sh
         cdef Ctx* h
         cdef uint64_t start
+        cdef bint limited = deadline > 0
         c.st.nprobes = 0
         if value_range(c, &lo, &hi):
             self.last = c.st
-            return lo, c.st.nodes, c.st.tt_hits
+            return lo, hi, c.st.nodes, c.st.tt_hits
         # each on a cache line of its own: the threads write their contexts at every node
         sh = <Shared*>aligned_alloc(64, 64)
         h = <Ctx*>aligned_alloc(64, (sizeof(Ctx) + 63) // 64 * 64)
@@ -3657,29 +3751,40 @@ cdef class Solver:
             sh.hi = hi
             c.sh = sh
             c.seq = self.seq
+            if limited:
+                c.limited = 1
+                c.deadline = deadline
             if self.par_after:
                 c.node_cap = self.par_after
                 with nogil:
-                    v = par_value(c, sh)
-            if sh.lo < sh.hi:
+                    if limited:
+                        par_limited(c, sh)
+                    else:
+                        par_value(c, sh)
+            if sh.lo < sh.hi and not c.stopped:
                 c.node_cap = 0
                 self._load(h, hands, trick, leader, side, won)
                 h.sh = sh
                 h.seq = self.seq
                 h.helper = 1
                 h.hints = self.hints2
+                h.limited = c.limited
+                h.deadline = c.deadline
                 self.hints2_used = 1
                 start = c.st.nodes
                 h.st.nodes = start   # the table's replacement ages count nodes
                 worker = threading.Thread(target=self._help, args=(<size_t>h,), daemon=True)
                 worker.start()
                 with nogil:
-                    v = par_value(c, sh)
+                    if limited:
+                        par_limited(c, sh)
+                    else:
+                        par_value(c, sh)
                 worker.join()
                 self.last_helper_nodes = h.st.nodes - start
                 c.st.tt_hits += h.st.tt_hits
             self.last = c.st
-            return v, c.st.nodes + self.last_helper_nodes, c.st.tt_hits
+            return sh.lo, sh.hi, c.st.nodes + self.last_helper_nodes, c.st.tt_hits
         finally:
             free(sh)
             free(h)
@@ -3694,6 +3799,11 @@ cdef class Solver:
         cdef Ctx c
         cdef int32_t lo, hi
         self._load(&c, hands, trick, leader, side, won)
+        self.last_helper_nodes = 0
+        if self.threads >= 2 and seconds > 0 and not max_nodes:
+            # a time limit alone: two threads (a node limit stays in one, repeatable)
+            return self._value_par(&c, hands, trick, leader, side, won,
+                                   mono_seconds() + seconds)
         if max_nodes or seconds > 0:
             c.limited = 1
             c.stop_nodes = max_nodes

@@ -277,9 +277,10 @@ class Solver:
     2): with 2, a trick-contract solve that is still running after 100,000 nodes
     goes on in two threads sharing the table (a second refutation memory beside
     it), each with its own move order; the answer is the same exact value, and the
-    node count is both threads' (it then varies from run to run).  Solves under a
-    time or node limit, card values and Dominoes use one thread.  Use 1 where
-    several solvers already run in parallel (batch workers).
+    node count is both threads' (it then varies from run to run).  A time limit
+    alone is shared by both threads; solves under a node limit (repeatable), card
+    values and Dominoes use one thread.  Use 1 where several solvers already run in
+    parallel (batch workers).
 
     >>> s = Solver(tt_bytes=1 << 20)
     >>> s.solve("N:A... 2... 3... 4...", "no-tricks", declarer="N").scores
