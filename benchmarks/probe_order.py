@@ -19,8 +19,8 @@ table each:
 - ``ideal``: the two probes an oracle would make, at the value and one step above
   it (the cheaper of the two orders), for comparison.
 
-The deals are those of ``benchmarks/deals.py``, North alone and on lead (README,
-Speed, session 18).
+The deals are those of ``benchmarks/deals.py``, North alone and on lead
+(``benchmarks/HISTORY.md``, session 18).
 """
 
 from __future__ import annotations

@@ -734,7 +734,7 @@ cdef inline void tt_write(Ctx* c, const Codes* k, uint64_t h, uint64_t rel, int3
         # replace the entry least recently used, its age halved for every two
         # tricks left it covers (an entry high in the tree saves a large search):
         # with a 64 MiB table No Last Two deal 7 204.7 M -> 81.5 M nodes, No Hearts
-        # deal 2 242.2 M -> 189.6 M; with 256 MiB within 1 % (README)
+        # deal 2 242.2 M -> 189.6 M; with 256 MiB within 1 % (benchmarks/HISTORY.md)
         for w in range(TT_WAYS):
             age = (now - e[w].stamp) >> (e[w].depth >> 1)
             if victim == NULL or age > oldest:
@@ -2712,7 +2712,7 @@ cdef inline uint64_t hint_key(const Pos* p, int seat) noexcept nogil:
     order would help most in the others' proofs that a lone seat cannot reach a
     score: there, with 7 or more tricks left, their first lead was wrong about half
     the time without the memory and is wrong 16 % of the time with it (No Last Two
-    deals 3 and 7; README, session 17)."""
+    deals 3 and 7; benchmarks/HISTORY.md, session 17)."""
     cdef uint64_t t = 0, x
     cdef int i
     for i in range(p.ntrick):
@@ -2851,7 +2851,7 @@ cdef int budget_safe(const Pos* p, const Rules* r, int seat, int32_t target,
     finds the same answers with entries that depend on fewer cards, and the tests'
     made the table's entries above them specific (No Queens deal 7, the probe at -12:
     9.47 M nodes without the test, 20.2 M with it from 2 tricks left, 9.28 M from 7;
-    README, session 20)."""
+    benchmarks/HISTORY.md, session 20)."""
     cdef uint64_t others = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & ~p.hand[seat]
     cdef uint64_t cands = others & r.point_cards, c1
     cdef uint32_t tl = 0
@@ -2903,13 +2903,13 @@ cdef inline int helper_swaps(const Ctx* c, int maxi) noexcept nogil:
 cdef inline void helper_order(int* moves, int* lows, int n) noexcept nogil:
     """The second thread's order where ``helper_swaps``: the first two moves
     swapped.  Where the others' first choice is wrong (the costly first tries of a
-    probe that fails; README, session 13) the second thread is on the next one at
-    once, and in a proof that the lone seat succeeds, where all their moves are
+    probe that fails; benchmarks/HISTORY.md, session 13) the second thread is on
+    the next one at once, and in a proof that the lone seat succeeds, where all their moves are
     searched, the two threads start in different subtrees and meet in the table.
     (Nine one-seat solves of No Hearts, No Queens, No Tricks, No Last Two, Barbu and
     the Salad, best of two runs each: 12.4-12.7 s in all with one thread, 8.7-8.9 s
     with this order; with the others' moves reversed 9.4 s, the lone seat's
-    reversed 12.7 s, both sides' reversed 13.0 s; README, session 22.)
+    reversed 12.7 s, both sides' reversed 13.0 s; benchmarks/HISTORY.md, session 22.)
     The second thread's entries carry no best move and it keeps its own refutation
     memory, so the first thread's order stays its own."""
     cdef int t
@@ -3075,7 +3075,7 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     # search ran out of budget is searched again in the next round (what it proved
     # meanwhile stays in the table).  The last rounds have no budget.  Inside a
     # budgeted search there are no further rounds.  (No Tricks deal 1: 547 M ->
-    # 358 M nodes; README, session 11.)
+    # 358 M nodes; benchmarks/HISTORY.md, session 11.)
     rounds = r.rounds_ok and p.ntrick == 0 and not maxi and p.tricks_left >= ROUNDS_LEFT \
         and c.abort_at == 0 and n > 1
     if rounds:
@@ -3257,7 +3257,7 @@ cdef int32_t solve_value(Ctx* c, int32_t* hi_out) noexcept nogil:
     k).  Probing down from the upper bound makes only failing probes until the
     value, and one proof of the seat's, there.  (Before session 20 a galloping
     search went up from the lower bound, then bisected: deal 6 16.3 M -> 6.6 M
-    nodes; README.)"""
+    nodes; benchmarks/HISTORY.md.)"""
     cdef int32_t lo, hi, mid, g = c.r.gcd, v
     c.st.nprobes = 0
     if value_range(c, &lo, &hi):
@@ -3548,7 +3548,8 @@ cdef class Solver:
         # points where every trick costs (No Tricks, the Salad) or at most one card
         # carries points (Barbu, No Last Two: full deals 8 % and 30-58 % fewer nodes).
         # In No Hearts and No Queens it saves nodes on endings but costs more on full
-        # deals (No Queens deal 7: 16.7 M -> 29.3 M), so it is off there (README).
+        # deals (No Queens deal 7: 16.7 M -> 29.3 M), so it is off there
+        # (benchmarks/HISTORY.md).
         r.null_ok = no_more_tricks and trump < 0 and not ravage \
             and all(t <= 0 for t in trick_points) and all(x <= 0 for x in card_points) \
             and (all(t < 0 for t in trick_points)
