@@ -2904,8 +2904,9 @@ cdef inline void helper_order(int* moves, int* lows, int n) noexcept nogil:
     """The second thread's order where ``helper_swaps``: the first two moves
     swapped.  Where the others' first choice is wrong (the costly first tries of a
     probe that fails; benchmarks/HISTORY.md, session 13) the second thread is on
-    the next one at once, and in a proof that the lone seat succeeds, where all their moves are
-    searched, the two threads start in different subtrees and meet in the table.
+    the next one at once, and in a proof that the lone seat succeeds, where all
+    their moves are searched, the two threads start in different subtrees and meet
+    in the table.
     (Nine one-seat solves of No Hearts, No Queens, No Tricks, No Last Two, Barbu and
     the Salad, best of two runs each: 12.4-12.7 s in all with one thread, 8.7-8.9 s
     with this order; with the others' moves reversed 9.4 s, the lone seat's
@@ -2932,17 +2933,13 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     cdef int32_t lo, hi, got, cv, best
     cdef Codes codes
     cdef uint64_t h = 0, crel, acc = 0, trel
-    cdef TTEntry* e
-    cdef TTEntry* bucket
-    cdef uint32_t* btags
-    cdef uint32_t tag, hits
-    cdef int use_tt = 0, cres, seat, n, i, g, maxi, hint = -1, cut = -1, s, q, sure, lazy
+    cdef int use_tt = 0, cres, seat, n, i, maxi, hint = -1, cut = -1, s, q, sure, lazy
     cdef uint64_t qcards, others, lead, pts
     cdef int moves[MAX_MOVES]
     cdef int lows[MAX_MOVES]
     cdef uint64_t failed = 0, budget, hk = 0, he
     cdef uint32_t undecided
-    cdef int rounds
+    cdef int rounds, swap
     cdef uint8_t ekk[4]
     cdef uint8_t ejj[4]
     cdef uint16_t ebest
@@ -3056,16 +3053,16 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     # cut-off are the other moves generated.  The same nodes, 2.4-2.6 % fewer
     # instructions in the search (callgrind, No Tricks deal 6 at -6, the Salad deal 6
     # at -60).  Not at nodes searched in rounds, which need the count of moves.
-    lazy = hint >= 0 and not (r.rounds_ok and p.ntrick == 0 and not maxi
-                              and p.tricks_left >= ROUNDS_LEFT and c.abort_at == 0) \
-        and group_top(p, r, seat, hint) \
-        and not helper_swaps(c, maxi)
+    swap = helper_swaps(c, maxi)
+    lazy = hint >= 0 and not swap and not (r.rounds_ok and p.ntrick == 0 and not maxi
+                                           and p.tricks_left >= ROUNDS_LEFT and c.abort_at == 0) \
+        and group_top(p, r, seat, hint)
     if lazy:
         moves[0] = hint
         n = 1
     else:
         n = gen_moves(c, seat, moves, lows, hint)
-        if helper_swaps(c, maxi):
+        if swap:
             helper_order(moves, lows, n)
     # Where the side not maximising leads with many tricks left in a negative
     # contract (the others against a lone seat), the first lead tried is often not
@@ -3147,10 +3144,12 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
                     acc |= trel
     rel[0] = acc
     if use_tt:
+        # the second thread stores no best move (its order is not the first's)
+        ebest = 0xFFFF if c.helper else rel_of_card(p, cut)
         if best >= target:
-            tt_store(c, &codes, h, acc, best, hi, p.tricks_left, rel_of_card(p, -1 if c.helper else cut))
+            tt_store(c, &codes, h, acc, best, hi, p.tricks_left, ebest)
         else:
-            tt_store(c, &codes, h, acc, lo, best, p.tricks_left, rel_of_card(p, -1 if c.helper else cut))
+            tt_store(c, &codes, h, acc, lo, best, p.tricks_left, ebest)
     return best
 
 
@@ -3293,7 +3292,21 @@ cdef inline int32_t next_target(const Ctx* c, int32_t lo, int32_t hi, int first_
     return hi
 
 
-cdef inline int merge_bound(Shared* sh, int32_t t, int32_t v, int32_t* lo, int32_t* hi) noexcept nogil:
+cdef inline int read_bounds(Ctx* c, Shared* sh, int32_t* lo, int32_t* hi) noexcept nogil:
+    """The shared bounds into ``lo``, ``hi``, their version into ``c.version`` (a
+    later change abandons this thread's probe); returns ``first_done``."""
+    cdef int first_done
+    bdd_seq_write_begin(&sh.lock)
+    lo[0] = sh.lo
+    hi[0] = sh.hi
+    first_done = sh.first_done
+    c.version = sh.version
+    bdd_seq_write_end(&sh.lock)
+    return first_done
+
+
+cdef inline uint32_t merge_bound(Shared* sh, int32_t t, int32_t v, int32_t* lo,
+                                 int32_t* hi) noexcept nogil:
     """Narrows the shared bounds by a finished probe at ``t`` (fail-soft bound ``v``);
     ``lo``, ``hi`` receive them and the new version is returned."""
     cdef uint32_t ver
@@ -3309,7 +3322,7 @@ cdef inline int merge_bound(Shared* sh, int32_t t, int32_t v, int32_t* lo, int32
     lo[0] = sh.lo
     hi[0] = sh.hi
     bdd_seq_write_end(&sh.lock)
-    return <int>ver
+    return ver
 
 
 cdef int32_t par_value(Ctx* c, Shared* sh) noexcept nogil:
@@ -3324,12 +3337,7 @@ cdef int32_t par_value(Ctx* c, Shared* sh) noexcept nogil:
     cdef int32_t lo, hi, t, v
     cdef int first_done, logged
     while True:
-        bdd_seq_write_begin(&sh.lock)
-        lo = sh.lo
-        hi = sh.hi
-        first_done = sh.first_done
-        c.version = sh.version
-        bdd_seq_write_end(&sh.lock)
+        first_done = read_bounds(c, sh, &lo, &hi)
         if lo >= hi:
             return lo
         t = next_target(c, lo, hi, first_done)
@@ -3358,11 +3366,7 @@ cdef void par_limited(Ctx* c, Shared* sh) noexcept nogil:
     cdef int i, n, done, logged
     cdef uint64_t budget = 4096
     while not c.stopped:
-        bdd_seq_write_begin(&sh.lock)
-        lo = sh.lo
-        hi = sh.hi
-        c.version = sh.version
-        bdd_seq_write_end(&sh.lock)
+        read_bounds(c, sh, &lo, &hi)
         if lo >= hi:
             return
         n = round_targets(g, lo, hi, c.helper, targets)
@@ -3387,7 +3391,7 @@ cdef void par_limited(Ctx* c, Shared* sh) noexcept nogil:
                 c.aborted = 0   # out of budget: what it proved stays in the table
                 continue
             done = 1
-            c.version = <uint32_t>merge_bound(sh, t, v, &lo, &hi)
+            c.version = merge_bound(sh, t, v, &lo, &hi)
             if lo >= hi:
                 return
         if not done and budget:
