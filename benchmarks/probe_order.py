@@ -20,7 +20,14 @@ table each:
   it (the cheaper of the two orders), for comparison.
 
 The deals are those of ``benchmarks/deals.py``, North alone and on lead
-(``benchmarks/HISTORY.md``, session 18).
+(``benchmarks/HISTORY.md``, session 18); ``no-last-two:0-49`` names a range of them.
+
+``--cap N`` stops each solve after N nodes (the probes share them; an unfinished
+solve prints ``over N`` and counts N) and ends with how many finished and the
+median: the exact solve's order (``--orders down``) over many deals in a minute,
+where ``nodes.py --node-limit`` would follow the limited solve's other order
+(session 24 compared move orders and search parameters on the fifty No Last Two
+deals this way).
 """
 
 from __future__ import annotations
@@ -68,60 +75,99 @@ def solve(probe: Callable[[int], int], lo: int, hi: int, g: int, order: str) -> 
     return lo
 
 
-class Prober:
-    """Probes of one position, counting their nodes."""
+class OutOfNodes(Exception):
+    """A capped solve used its nodes up."""
 
-    def __init__(self, solver: Solver, name: str, index: int) -> None:
+
+class Prober:
+    """Probes of one position, counting their nodes (at most ``cap`` in all, if set)."""
+
+    def __init__(self, solver: Solver, name: str, index: int, cap: int = 0) -> None:
         game = make_game(name, rules=RULES.get(name, "classic"), trump=TRUMP.get(name))
         solver._load_game(game)
         _, self.hands, self.trick, leader = solver._position(BENCH_DEALS[index], game, "N")
         self.leader = int(leader)
         self.core = solver._core
         self.nodes = 0
+        self.cap = cap
 
     def __call__(self, target: int) -> int:
-        bound, n = self.core.probe(self.hands, self.trick, self.leader, 1, target)
+        room = self.cap - self.nodes if self.cap else 0
+        if self.cap and room <= 0:
+            raise OutOfNodes
+        bound, n = self.core.probe(self.hands, self.trick, self.leader, 1, target, cap=room)
         self.nodes += n
+        if bound is None:
+            raise OutOfNodes
         return int(bound)
+
+
+def cases(spec: str) -> list[tuple[str, int]]:
+    """``contract:deal`` items, a deal given as ``a-b`` standing for a range."""
+    out = []
+    for case in spec.split(","):
+        name, index = case.split(":")
+        first, _, last = index.partition("-")
+        out += [(name, i) for i in range(int(first), int(last or first) + 1)]
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("cases", help="contract:deal,… (deal index 0..49)")
+    ap.add_argument("cases", help="contract:deal,… (deal index 0..49, or a range a-b)")
     ap.add_argument("--orders", default=",".join(ORDERS))
     ap.add_argument("--tt-mib", type=int, default=256)
+    ap.add_argument("--cap", type=int, default=0, help="stop each solve after this many nodes")
     args = ap.parse_args()
     orders = args.orders.split(",")
     solver = Solver(tt_bytes=args.tt_mib << 20)
     totals = dict.fromkeys(orders, 0)
-    for case in args.cases.split(","):
-        name, index = case.split(":")
-        probe = Prober(solver, name, int(index))
+    finished = dict.fromkeys(orders, 0)
+    counts: dict[str, list[int]] = {k: [] for k in orders}
+    todo = cases(args.cases)
+    for name, index in todo:
+        probe = Prober(solver, name, index)
         solver.clear()
         lo, hi, g = probe(-FAR), probe(FAR), probe.core.gcd
-        value = None
+        probe.cap = args.cap
+        value: int | None = None
         row = []
         for order in orders:
             solver.clear()
             probe.nodes = 0
-            if order == "ideal":
-                assert value is not None, "ideal needs another order first"
-                probe(value)
-                probe(value + g)
-                first = probe.nodes
-                solver.clear()
-                probe.nodes = 0
-                probe(value + g)
-                probe(value)
-                probe.nodes = min(first, probe.nodes)
-            else:
-                v = solve(probe, lo, hi, g, order)
-                assert value is None or v == value, (case, order, v, value)
-                value = v
+            try:
+                if order == "ideal":
+                    if value is None:  # needs another order's value first
+                        raise OutOfNodes
+                    probe(value)
+                    probe(value + g)
+                    first = probe.nodes
+                    solver.clear()
+                    probe.nodes = 0
+                    probe(value + g)
+                    probe(value)
+                    probe.nodes = min(first, probe.nodes)
+                else:
+                    v = solve(probe, lo, hi, g, order)
+                    assert value is None or v == value, (name, index, order, v, value)
+                    value = v
+                finished[order] += 1
+                row.append(f"{order} {probe.nodes:>12,d}")
+            except OutOfNodes:
+                probe.nodes = args.cap
+                row.append(f"{order} over {args.cap:,d}")
             totals[order] += probe.nodes
-            row.append(f"{order} {probe.nodes:>12,d}")
-        print(f"{name:12s} deal {int(index):2d}: value {value:5d} | " + " | ".join(row), flush=True)
+            counts[order].append(probe.nodes)
+        shown = "    ?" if value is None else f"{value:5d}"
+        print(f"{name:12s} deal {index:2d}: value {shown} | " + " | ".join(row), flush=True)
     print("total" + "".join(f" | {k} {v:,d}" for k, v in totals.items()))
+    if args.cap:
+        print(
+            "finished"
+            + "".join(f" | {k} {finished[k]}/{len(todo)}" for k in orders)
+            + "\nmedian"
+            + "".join(f" | {k} {sorted(counts[k])[len(todo) // 2]:,d}" for k in orders)
+        )
 
 
 if __name__ == "__main__":

@@ -1186,6 +1186,23 @@ def test_budget_safe_cut() -> None:
     assert solve(d.copy(), game).scores == ref_trick_values(d, game) == (0, 0, -18, 0)
 
 
+def test_probe_cap() -> None:
+    """A probe with a node cap gives up at the cap and says so (``None``); with room
+    to spare it proves the same bound as without a cap, from a cold table each."""
+    game = make_game("no-hearts")
+    d = Deal("N:QJ.32.. K.KQ.8. A.A4..2 .T9.KQ.", leader="S")
+    args = (list(d.masks), [], int(d.leader), 1)
+    core = _loaded_core(game, 1 << 20)
+    free = core.probe(*args, 0)
+    assert free[1] > 3
+    core.clear()
+    assert core.probe(*args, 0, cap=2) == (None, 2)
+    core.clear()
+    assert core.probe(*args, 0, cap=free[1] + 1) == free
+    with pytest.raises(ValueError):
+        core.probe(*args, 0, cap=-1)
+
+
 def budget_endings(count: int, seed: int) -> None:
     """No Queens endings of 3 or 4 cards a hand with the queens in play, classic and
     French: every seat's value with the lone seat's budget test tried from 2 tricks

@@ -3835,19 +3835,28 @@ cdef class Solver:
         self.last = c.st
         return v, c.st.nodes
 
-    def probe(self, hands, trick, int leader, int side, int target, won=None):
+    def probe(self, hands, trick, int leader, int side, int target, won=None, cap=0):
         """One null-window probe at ``target``: ``(bound, nodes)``, the fail-soft
         bound that search proved (``bound >= target``: the side scores at least
         ``bound``; otherwise at most ``bound``).  ``bound >= target`` answers
         whether the side can score at least ``target``; benchmarks/probes.py
-        profiles the probes of a solve with it."""
+        profiles the probes of a solve with it.  With ``cap`` > 0 the probe gives
+        up after that many nodes and returns ``(None, nodes)`` (what it finished
+        stays in the table, as under a solve's node limit)."""
         cdef Ctx c
         cdef int32_t v
         cdef uint64_t rel
+        if cap < 0:
+            raise ValueError("cap must be 0 (none) or positive")
         self._load(&c, hands, trick, leader, side, won)
+        if cap:
+            c.limited = 1
+            c.stop_nodes = cap
         with nogil:
             v = search(&c, target, &rel)
         self.last = c.st
+        if c.stopped:
+            return None, c.st.nodes
         return int(v), c.st.nodes
 
     def legal(self, hands, trick, int leader):
