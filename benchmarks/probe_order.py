@@ -80,16 +80,16 @@ class OutOfNodes(Exception):
 
 
 class Prober:
-    """Probes of one position, counting their nodes (at most ``cap`` in all, if set)."""
+    """Probes of one position, counting their nodes (at most ``cap`` in all, once set)."""
 
-    def __init__(self, solver: Solver, name: str, index: int, cap: int = 0) -> None:
+    def __init__(self, solver: Solver, name: str, index: int) -> None:
         game = make_game(name, rules=RULES.get(name, "classic"), trump=TRUMP.get(name))
         solver._load_game(game)
         _, self.hands, self.trick, leader = solver._position(BENCH_DEALS[index], game, "N")
         self.leader = int(leader)
         self.core = solver._core
         self.nodes = 0
-        self.cap = cap
+        self.cap = 0
 
     def __call__(self, target: int) -> int:
         room = self.cap - self.nodes if self.cap else 0
