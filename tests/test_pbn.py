@@ -730,3 +730,15 @@ class TestRoundTrip:
 
 def test_everything_raised_is_a_barbu_error() -> None:
     assert issubclass(ParseError, BarbuError) and issubclass(InvalidPositionError, BarbuError)
+
+
+def test_byte_order_mark_in_text() -> None:
+    """A byte-order mark opening PBN text is skipped by ``parse_pbn`` as by
+    ``read_pbn`` (hypothesis found the two disagreeing on ``'\\ufeff 2.1'``)."""
+    deal = '[Deal "N:A... K... Q... J..."]\n'
+    assert parse_pbn("\ufeff" + deal)[0].deal == Deal("N:A... K... Q... J...")
+    text = "\ufeff 2.1\n" + deal
+    a = parse_pbn(text, errors="yield")
+    b = list(read_pbn(io.StringIO(text, newline="\n"), name="<string>", errors="yield"))
+    assert a == b
+    assert "'2.1'" in str(a[0])

@@ -739,6 +739,8 @@ def parse_pbn(
     Deal('N:A... K... Q... J...')
     """
     mode = _check_errors(errors)
+    # a byte-order mark opening the text is not part of it (as read_pbn reads files)
+    text = text.removeprefix("\ufeff")
     lines = ((n, line.rstrip("\r")) for n, line in enumerate(text.split("\n"), 1))
     return list(_parse(lines, name, mode))
 
