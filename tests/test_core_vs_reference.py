@@ -1280,6 +1280,53 @@ def test_budgeted_rounds(contract: str, rules: str) -> None:
     assert fired > 0
 
 
+@pytest.mark.parametrize(
+    ("contract", "rules"),
+    [
+        ("no-tricks", "classic"),
+        ("no-hearts", "classic"),
+        ("no-queens", "classic"),
+        ("no-last-two", "classic"),
+        ("salad", "french"),
+    ],
+)
+def test_narrow_passes(contract: str, rules: str) -> None:
+    """The narrow passes before each probe (the others' moves limited to their first
+    few; a pass that holds the lone seat below the target is final, its other answers
+    go to the table under the pass's mark) change no value: 8- and 9-card endings,
+    every seat, with the passes and without (the search without them is checked
+    against the reference above); and some pass settles a probe."""
+    game = make_game(contract, rules=rules)
+    rng = random.Random(f"narrow:{contract}")
+    settled = 0
+    for _ in range(6):
+        d = random_ending(rng, rng.choice([8, 9]))
+        with_core = _loaded_core(game, 1 << 22)
+        without = _seat_values(d, game, tt_bytes=1 << 22, narrow=False)[0]
+        for s in range(4):
+            got = with_core.value(list(d.masks), [], int(d.leader), 1 << s)[0]
+            settled += with_core.last_stats["narrow_proofs"]
+            assert got == without[s], f"{show(d, game)}: seat {s} {got} with, {without[s]} without"
+    assert settled > 0
+
+
+def test_narrow_marks_stay_apart() -> None:
+    """One table kept through many solves with the narrow passes (their marked
+    entries left in it) gives every solve the value of a fresh table without them:
+    7-card No Last Two and No Queens endings, every seat."""
+    rng = random.Random("narrow-marks")
+    for contract in ("no-last-two", "no-queens"):
+        game = make_game(contract)
+        shared = _loaded_core(game, 1 << 22)
+        for _ in range(8):
+            d = random_ending(rng, 7)
+            for s in range(4):
+                fresh = _loaded_core(game, 1 << 22, narrow=False)
+                want = fresh.value(list(d.masks), [], int(d.leader), 1 << s)[0]
+                got = shared.value(list(d.masks), [], int(d.leader), 1 << s)[0]
+                assert got == want, f"{show(d, game)}: seat {s} {got} in the shared table, {want}"
+
+
 def _salad_endings(seed: str) -> Iterator[tuple[Game, Any, Deal, list[int], int]]:
     """Six random 6-card Salad endings, with one core loaded for them: (game, core,
     ending, hands, leader) each."""

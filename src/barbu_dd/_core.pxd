@@ -28,6 +28,7 @@ cdef struct Rules:
     int budget_from           # budget_safe from this many tricks left (0: never)
     int mid_ok                # the lone seat's tests also in a trick in progress (lone_safe_in_trick)
     int rounds_ok             # budgeted rounds at the others' early leads (not positive)
+    int narrow_ok             # narrow passes before each probe against a lone seat (solve's narrow_search)
     int heart_lead            # no heart lead while holding another suit
     int king_duty             # the K♥ holder must play it on a heart lead or first discard
     int trump_duties          # must trump / overtrump (classic Trumps)
@@ -62,6 +63,7 @@ cdef struct Stats:
     uint64_t by_left[14]      # nodes by tricks left
     uint64_t null_cuts        # cut-offs by the lone seat's no-more-tricks test
     uint64_t rounds           # nodes that searched their moves in budgeted rounds
+    uint64_t narrow_proofs    # probes settled by a narrow pass that left out moves (narrow_search)
     int nprobes               # the driver's null-window probes (solve_value), in order:
     int32_t probe_target[MAX_PROBES]   # the target asked
     int32_t probe_bound[MAX_PROBES]    # the fail-soft bound proved
@@ -76,7 +78,7 @@ cdef struct TTEntry:
     uint32_t sig[4]           # per suit: small cards of each special class held by each hand
     uint8_t k[4]              # per suit: how many top cards must match (relevant ranks)
     uint8_t j[4]              # per suit: how many bottom cards must match (relevant low ranks)
-    uint8_t misc              # leader | side << 2
+    uint8_t misc              # leader | side << 2 | narrow pass << 6 (see narrow_search)
     uint16_t best             # best lead: 16 * suit + index among the suit's cards left, 0xFFFF none
     int32_t lb                # lower bound of the future value
     int32_t ub                # upper bound of the future value

@@ -29,6 +29,7 @@ class Solver:
         rules_id: object = ...,
         no_more_tricks: bool = ...,
         rounds: bool = ...,
+        narrow: bool = ...,
     ) -> None: ...
     def value(
         self, hands: Sequence[int], trick: Sequence[int], leader: int, side: int, won: _Won = ...

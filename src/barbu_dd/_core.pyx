@@ -109,6 +109,11 @@ cdef enum:
     HELPER_LEFT = 6       # the second thread swaps the others' first two moves with this many tricks left or more
     PAR_AFTER = 100000    # Core.threads == 2: nodes the first thread searches alone
     HINT_LEFT = 4         # the refutation memory serves nodes with this many tricks left or more
+    NARROW_PASSES = 2     # narrow_search: passes before the full search, each with the
+    NARROW_LEAD1 = 2      # others' leads and other plays limited to their first
+    NARROW_PLAY1 = 2      # NARROW_LEADi and NARROW_PLAYi moves in the move order
+    NARROW_LEAD2 = 4
+    NARROW_PLAY2 = 3
     SUIT_BITS = 0x1FFF
     KH_CARD = 27          # 16 * hearts + king
     TT_WAYS = 128          # entries a bucket
@@ -189,6 +194,10 @@ cdef struct Ctx:
     uint64_t node_cap   # par_value: give up after this many nodes (0: never)
     int moot            # the search gave up for the other thread or node_cap (see search)
     int helper          # the second thread: another order for the others' moves
+    int narrow_lead     # narrow_search's pass: the minimising side's leads limited to this many (0: all)
+    int narrow_play     # ... and its other plays
+    int narrow_pass     # the pass (1, 2; 0: none), its entries' mark in the table
+    int narrowed        # the pass has left out a move or read a marked entry
 
 
 # -- small helpers ----------------------------------------------------------------
@@ -2923,6 +2932,16 @@ cdef inline void helper_order(int* moves, int* lows, int n) noexcept nogil:
         lows[1] = t
 
 
+cdef inline int narrow_width(Ctx* c, int n) noexcept nogil:
+    """How many of its ``n`` moves (best first) the minimising side searches in a
+    narrow pass (see narrow_search)."""
+    cdef int w = c.narrow_lead if c.p.ntrick == 0 else c.narrow_play
+    if n > w:
+        c.narrowed = 1
+        return w
+    return n
+
+
 cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     """A bound on the side's score from here (the current trick included), tested
     against ``target`` (fail-soft): a result ``v >= target`` means the side can
@@ -2932,7 +2951,8 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     cdef const Rules* r = c.r
     cdef int32_t lo, hi, got, cv, best
     cdef Codes codes
-    cdef uint64_t h = 0, crel, acc = 0, trel
+    cdef Codes ncodes
+    cdef uint64_t h = 0, nh = 0, crel, acc = 0, trel
     cdef int use_tt = 0, cres, seat, n, i, maxi, hint = -1, cut = -1, s, q, sure, lazy
     cdef uint64_t qcards, others, lead, pts
     cdef int moves[MAX_MOVES]
@@ -3039,6 +3059,16 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
             return cv
         if ebest != 0xFFFF:
             hint = card_from_rel(p, ebest)
+        if c.narrow_pass:
+            # a narrow pass also reads its own successes of the side (see narrow_search)
+            memcpy(&ncodes, &codes, sizeof(Codes))
+            ncodes.misc = ncodes.misc | <uint8_t>(c.narrow_pass << 6)
+            nh = hash_codes(&ncodes)
+            if tt_lookup(c, &ncodes, nh, target, &cv, ekk, ejj, &ebest) and cv >= target:
+                c.narrowed = 1
+                c.st.tt_hits += 1
+                rel[0] = region_cards(&codes, ekk, ejj)
+                return cv
     seat = (p.leader + p.ntrick) & 3
     maxi = (p.side >> seat) & 1
     if p.tricks_left >= HINT_LEFT and (not maxi or not r.point_ok):
@@ -3064,6 +3094,8 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         n = gen_moves(c, seat, moves, lows, hint)
         if swap:
             helper_order(moves, lows, n)
+        if c.narrow_pass and not maxi:
+            n = narrow_width(c, n)
     # Where the side not maximising leads with many tricks left in a negative
     # contract (the others against a lone seat), the first lead tried is often not
     # its best, and a failing lead costs a large subtree.  Such a node searches its
@@ -3124,6 +3156,8 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
             # the hint failed: now the other moves (the hint is moves[0] again)
             lazy = 0
             n = gen_moves(c, seat, moves, lows, hint)
+            if c.narrow_pass and not maxi:
+                n = narrow_width(c, n)
             undecided = ((<uint32_t>1) << n) - 2
             continue
         if cut >= 0 or not undecided:
@@ -3143,7 +3177,11 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
                 if acc & trel:
                     acc |= trel
     rel[0] = acc
-    if use_tt:
+    if use_tt and c.narrow_pass and best >= target:
+        # the side's success in a narrow pass holds against the narrowed moves only:
+        # stored under the pass's mark, which only that pass reads
+        tt_store(c, &ncodes, nh, acc, best, hi, p.tricks_left, rel_of_card(p, cut))
+    elif use_tt:
         # the second thread stores no best move (its order is not the first's)
         ebest = 0xFFFF if c.helper else rel_of_card(p, cut)
         if best >= target:
@@ -3153,11 +3191,55 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
     return best
 
 
+cdef int32_t narrow_search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
+    """``search`` at ``target`` from the root, after narrow passes where the contract
+    allows them (``Rules.narrow_ok``, a lone seat maximising).
+
+    The others' proof that the lone seat cannot reach a score is cheap when their
+    first move is right everywhere, and dear where it is not: every wrong first move
+    costs a proof of the seat's, which must answer all of their moves (session 24:
+    on No Last Two, where nearly every solve is that one proof, the moves that failed
+    first took a third of the nodes).  A narrow pass searches the same probe with
+    the others' moves limited to their first few in the move order (two leads and
+    two other plays, then four and three); the lone seat's moves are all searched.
+    Limiting the others' moves can only lower what they achieve, so a narrow pass
+    that holds the seat below the target is a proof for the real game, and its
+    answer is final.  Its failures (the seat reaching the target against the
+    narrowed moves) are cheap, since the seat's proofs there answer two or three
+    moves a node, but they hold for the narrowed game only: they go to the table
+    under the pass's own mark (``TTEntry.misc``), which only that pass reads; the
+    results that hold the seat below a target hold in the real game and are stored
+    as usual (a proof of them never rests on a marked entry: such an entry can only
+    let the seat succeed).  A pass that left out no move and read no marked entry
+    searched the real game, and its answer is final either way (small searches, and
+    cut-offs at the root, cost no more).  If no pass settles the probe, the full search follows,
+    with the table and the refutation memory as the passes left them.  This is
+    iterative widening (Cazenave, 2001) with one side's moves widened.  Measured in
+    session 25 (``benchmarks/HISTORY.md``)."""
+    cdef int32_t v
+    cdef int i
+    if c.r.narrow_ok and (c.p.side & (c.p.side - 1)) == 0:
+        for i in range(NARROW_PASSES):
+            c.narrow_pass = i + 1
+            c.narrow_lead = NARROW_LEAD1 if i == 0 else NARROW_LEAD2
+            c.narrow_play = NARROW_PLAY1 if i == 0 else NARROW_PLAY2
+            c.narrowed = 0
+            v = search(c, target, rel)
+            c.narrow_pass = 0
+            if c.aborted:
+                return v
+            if v < target or not c.narrowed:
+                if c.narrowed:
+                    c.st.narrow_proofs += 1
+                return v
+    return search(c, target, rel)
+
+
 cdef int32_t probe_logged(Ctx* c, int32_t target) noexcept nogil:
-    """``search`` at ``target`` from the root, recorded in the statistics' probe
-    log (target, bound, nodes) while it has room."""
+    """``narrow_search`` at ``target`` from the root, recorded in the statistics'
+    probe log (target, bound, nodes) while it has room."""
     cdef uint64_t rel, before = c.st.nodes
-    cdef int32_t v = search(c, target, &rel)
+    cdef int32_t v = narrow_search(c, target, &rel)
     cdef int i = c.st.nprobes
     if i < MAX_PROBES:
         c.st.probe_target[i] = target
@@ -3519,15 +3601,16 @@ cdef class Solver:
     def set_rules(self, card_points, trick_points, *, int trump=-1, bint heart_lead=False,
                   bint king_duty=False, bint trump_duties=False, bint ravage=False,
                   int ravage_penalty=0, object rules_id=None, bint no_more_tricks=True,
-                  bint rounds=True, int budget_from=7):
+                  bint rounds=True, int budget_from=7, bint narrow=True):
         """Load a contract: 64 card points, 13 trick points (trick 1..13), the duties.
 
         Ravage City scores are counted in twelfths of a point (so that -36/k is whole).
         The table is cleared unless ``rules_id`` equals the previous call's.
         ``no_more_tricks=False`` turns off the lone seat's no-more-tricks cut-off,
-        ``rounds=False`` the budgeted rounds, ``budget_from`` sets from how many
-        tricks left the lone seat's :func:`budget_safe` test is tried (0: never; tests
-        compare the search with and without these parts).
+        ``rounds=False`` the budgeted rounds, ``narrow=False`` the narrow passes before
+        each probe (``narrow_search``), ``budget_from`` sets from how many tricks left
+        the lone seat's :func:`budget_safe` test is tried (0: never; tests compare the
+        search with and without these parts).
         """
         cdef Rules* r = &self.rules
         cdef int i, s, k, g = 0, cls, m
@@ -3594,6 +3677,10 @@ cdef class Solver:
         r.gcd = g if g > 0 else 1
         r.positive = (sum(card_points[i] for i in range(64) if (i & 15) < 13) + sum(trick_points)) > 0
         r.rounds_ok = rounds and not r.positive
+        # narrow passes (narrow_search): where tricks cost, but not with the points on
+        # one card (Barbu: most of its solves are the seat's proof that it keeps the
+        # card, which the passes only delay: fifty deals +13 % nodes)
+        r.narrow_ok = narrow and not r.positive and not r.point_ok and not ravage
         # the move order reads (and the search keeps) the history heuristic only
         # where tricks are worth winning and trumping is free (see gen_moves)
         r.use_hist = r.positive and not r.trump_duties
@@ -3853,7 +3940,7 @@ cdef class Solver:
             c.limited = 1
             c.stop_nodes = cap
         with nogil:
-            v = search(&c, target, &rel)
+            v = narrow_search(&c, target, &rel)
         self.last = c.st
         if c.stopped:
             return None, c.st.nodes
@@ -3907,5 +3994,6 @@ cdef class Solver:
                 "allnodes": [self.last.allnodes[a] for a in range(4)],
                 "by_left": [self.last.by_left[a] for a in range(14)],
                 "null_cuts": self.last.null_cuts, "rounds": self.last.rounds,
+                "narrow_proofs": self.last.narrow_proofs,
                 "probes": [(self.last.probe_target[i], self.last.probe_bound[i],
                             self.last.probe_nodes[i]) for i in range(self.last.nprobes)]}
