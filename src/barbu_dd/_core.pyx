@@ -3177,13 +3177,14 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
                 if acc & trel:
                     acc |= trel
     rel[0] = acc
+    if use_tt:
+        # the second thread stores no best move (its order is not the first's)
+        ebest = 0xFFFF if c.helper else rel_of_card(p, cut)
     if use_tt and c.narrow_pass and best >= target:
         # the side's success in a narrow pass holds against the narrowed moves only:
         # stored under the pass's mark, which only that pass reads
-        tt_store(c, &ncodes, nh, acc, best, hi, p.tricks_left, rel_of_card(p, cut))
+        tt_store(c, &ncodes, nh, acc, best, hi, p.tricks_left, ebest)
     elif use_tt:
-        # the second thread stores no best move (its order is not the first's)
-        ebest = 0xFFFF if c.helper else rel_of_card(p, cut)
         if best >= target:
             tt_store(c, &codes, h, acc, best, hi, p.tricks_left, ebest)
         else:
