@@ -42,6 +42,15 @@ def _pair(tt_bytes: int) -> tuple[Solver, Solver]:
     return one, two
 
 
+def _same_with_two(one: Solver, two: Solver, d: Deal, name: str, game: Game) -> bool:
+    """Asserts that both solvers give ``d`` the same scores; whether the second
+    thread took part."""
+    a = one.solve(d.copy(), game).scores
+    b = two.solve(d.copy(), game).scores
+    assert a == b, f"{name} {d.to_pbn()} leader {d.leader}: one thread {a}, two {b}"
+    return two._core.last_helper_nodes > 0
+
+
 @pytest.mark.parametrize("name,game", GAMES, ids=[g[0] for g in GAMES])
 def test_two_threads_match_one_on_endings(name: str, game: Game) -> None:
     rng = random.Random(f"threads-{name}")
@@ -50,10 +59,7 @@ def test_two_threads_match_one_on_endings(name: str, game: Game) -> None:
     for i in range(60):
         n = 5 + i % 4
         d = random_midtrick(rng, n, i % 3, game=game) if i % 5 == 4 else random_ending(rng, n)
-        a = one.solve(d.copy(), game).scores
-        b = two.solve(d.copy(), game).scores
-        assert a == b, f"{name} {d.to_pbn()} leader {d.leader}: one thread {a}, two {b}"
-        helped += two._core.last_helper_nodes > 0
+        helped += _same_with_two(one, two, d, name, game)
         if i % 20 == 0:  # a cold table now and then, a warm one otherwise
             one.clear()
             two.clear()
@@ -64,11 +70,7 @@ def test_two_threads_match_one_on_endings(name: str, game: Game) -> None:
             break
         one.clear()
         two.clear()
-        d = random_ending(rng, 9)
-        a = one.solve(d.copy(), game).scores
-        b = two.solve(d.copy(), game).scores
-        assert a == b, f"{name} {d.to_pbn()} leader {d.leader}: one thread {a}, two {b}"
-        helped += two._core.last_helper_nodes > 0
+        helped += _same_with_two(one, two, random_ending(rng, 9), name, game)
     assert helped > 0
 
 
