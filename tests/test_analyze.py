@@ -478,6 +478,12 @@ def test_averages_file(ending_averages: Path) -> None:
     assert len(samples.read_text().splitlines()) == 7
     avg = load_averages(ending_averages).lookup("barbu", cards=3)
     assert avg.deals == 7 and not avg.provisional
+    # A skipped board is left out and the records stay provisional without it.
+    make_averages(ending_averages, deals=9, seed=3, cards=3, jobs=1, log=False, skip=[8])
+    lines = samples.read_text().splitlines()
+    assert [json.loads(x)["board"] for x in lines[7:]] == [9]
+    avg = load_averages(ending_averages).lookup("barbu", cards=3)
+    assert avg.deals == 8 and avg.provisional
     with pytest.raises(ParseError, match="no average for barbu .*king-duty"):
         load_averages(ending_averages).lookup("barbu", variants=["king-duty"], cards=3)
 

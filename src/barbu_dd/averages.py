@@ -23,7 +23,9 @@ deviation and error, the number of deals and the command; the records of other
 contracts already in the output are kept.  ``--samples`` may be repeated: every
 file is read (runs made elsewhere are merged, a deal counted once) and the first
 is appended to.  A record from fewer deals than ``--deals`` asked for is marked
-``"provisional": true``.  Worker processes (``--jobs``, default: one a core) each
+``"provisional": true``; ``--skip B`` leaves board ``B`` for a later run (a deal
+that would hold a worker for hours), and the records stay provisional until it is
+in.  Worker processes (``--jobs``, default: one a core) each
 keep one :class:`~barbu_dd.solver.Solver`.
 
 >>> from barbu_dd.solver import Solver
@@ -348,6 +350,7 @@ def make_averages(
     jobs: int | None = None,
     tt_bytes: int = 64 << 20,
     time_limit: float | None = None,
+    skip: Iterable[int] = (),
     command: str | None = None,
     log: bool = True,
 ) -> dict[str, object]:
@@ -357,7 +360,8 @@ def make_averages(
     ``contracts`` limits the contracts (default: all of each rule set); with ``cards``
     below 13 the deals are endings (for tests) and Dominoes / Réussite are left out.
     After ``time_limit`` seconds no new deal is started (the output is then written
-    from the deals done, marked provisional).  Returns the output's content.
+    from the deals done, marked provisional).  The boards in ``skip`` are left for a
+    later run (a record without them is provisional).  Returns the output's content.
 
     :raises ParseError: for an unknown rule set, variant, contract or scale file.
     """
@@ -388,7 +392,8 @@ def make_averages(
         k = (str(rec.get("deal")), str(rec.get("declarer")))
         vals = have.setdefault(k, {})
         vals.update(rec["values"])  # type: ignore[call-overload]
-    boards = list(random_boards(deals, seed, cards=cards))
+    skipped = set(skip)
+    boards = [b for b in random_boards(deals, seed, cards=cards) if b.number not in skipped]
     todo: list[tuple[_Set, str, str, int]] = []
     for s in sets:
         for b in boards:
@@ -404,7 +409,8 @@ def make_averages(
                 todo.append((part, deal, decl, b.number))
     if log:
         print(
-            f"{len(todo)} deal(s) to solve, {deals * len(sets) - len(todo)} done", file=sys.stderr
+            f"{len(todo)} deal(s) to solve, {len(boards) * len(sets) - len(todo)} done",
+            file=sys.stderr,
         )
     sample_paths[0].parent.mkdir(parents=True, exist_ok=True)
     workers = jobs or os.cpu_count() or 1
@@ -563,7 +569,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="seconds after which no new deal is started (run again later to go on)",
     )
+    p.add_argument(
+        "--skip",
+        action="append",
+        default=[],
+        metavar="BOARD[,BOARD…]",
+        help="leave these boards for a later run (repeatable; the records stay provisional)",
+    )
     args = p.parse_args(argv)
+    try:
+        skip = [int(x) for arg in args.skip for x in arg.split(",") if x.strip()]
+    except ValueError:
+        p.error(f"--skip takes board numbers, not {args.skip!r}")
     if args.deals < 1 or not 1 <= args.cards <= 13:
         p.error("--deals must be 1 or more and --cards 1..13")
     command = "python -m barbu_dd.averages " + " ".join(
@@ -583,6 +600,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             jobs=args.jobs,
             tt_bytes=args.tt_mib << 20,
             time_limit=args.time_limit,
+            skip=skip,
             command=command,
         )
     except BarbuError as e:
