@@ -133,6 +133,17 @@ def test_solve_bad_boards_are_reported_and_skipped(tmp_path: Path) -> None:
     assert "board 3" in errs[1] and "unequal" in errs[1]
 
 
+def test_solve_board_without_dealer_names_it_once(tmp_path: Path) -> None:
+    f = tmp_path / "nodealer.pbn"
+    f.write_text('[Board "5"]\n[Deal "N:AK... Q2... J3... 54..."]\n', encoding="utf-8")
+    code, out, err = run("solve", str(f), "-c", "barbu")
+    assert code == 1 and out == ""
+    why = "no Dealer tag, so the declarer is not known (give it)"
+    assert err.strip() == f"error: {f}, board 5: {why}"
+    code, out, _ = run("solve", str(f), "-c", "barbu", "--declarer", "S", "--json")
+    assert code == 0 and json.loads(out)["declarer"] == "S"
+
+
 def test_show() -> None:
     code, out, _ = run("show", str(EXAMPLES / "deals.pbn"))
     assert code == 0 and "Board 1" in out and "♠" in out

@@ -51,6 +51,12 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(code=1)
 
 
+def _at(location: str, e: Exception) -> str:
+    """``e``'s message with the board's location in front (once)."""
+    msg = str(e)
+    return msg if msg.startswith(location) else f"{location}: {msg}"
+
+
 def handle_errors(func: F) -> F:
     """Turn a :class:`BarbuError` (and unreadable files) into one line and exit code 1."""
 
@@ -355,7 +361,7 @@ def solve_cmd(
         except BarbuError as e:
             bad += 1
             err_console.print(
-                f"error: {board.location}: {e}", markup=False, highlight=False, soft_wrap=True
+                f"error: {_at(board.location, e)}", markup=False, highlight=False, soft_wrap=True
             )
             continue
         if json_out:
@@ -688,7 +694,7 @@ def _each_board(file: Path, each: Callable[[Board], None]) -> None:
         except BarbuError as e:
             bad += 1
             err_console.print(
-                f"error: {item.location}: {e}", markup=False, highlight=False, soft_wrap=True
+                f"error: {_at(item.location, e)}", markup=False, highlight=False, soft_wrap=True
             )
     if bad:
         raise typer.Exit(code=1)
