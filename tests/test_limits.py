@@ -9,7 +9,11 @@ table a stopped search leaves behind must not change a later exact answer.
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
+import threading
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -95,6 +99,33 @@ def test_time_limit_on_a_full_deal() -> None:
     b = sol.bounds[0]
     assert b is not None and -26 <= b[0] <= b[1] <= 0
     assert sol.seconds < 10
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_a_long_solve(threads: int) -> None:
+    """SIGINT during an unlimited solve (minutes on this deal) stops it at once with
+    KeyboardInterrupt; the solver's table stays sound and SIGINT goes back to Python.
+    (Unstopped, this solve takes about 50 s on the 2-core machine.)"""
+    deal = "N:A54.J6.T762.KJ52 76.T85432.AKQ54. KQ83.KQ9.J8.Q983 JT92.A7.93.AT764"
+    solver = Solver(tt_bytes=16 << 20, threads=threads)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    t0 = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve(deal, "no-tricks", declarer="N", seats="N")
+    timer.join()
+    assert time.monotonic() - t0 < 20
+    # the same solver, on the stored reference positions: exact values
+    name = "classic-no-queens"
+    game = COMBOS[name].game()
+    for rec in GOLDEN["combos"][name]["positions"][:5]:
+        want = [stored(v) for v in rec["values"]]
+        got = solver.solve(position(rec), game).scores
+        assert all(same(g, w) for g, w in zip(got, want, strict=True)), rec["deal"]
+    # Python's handler is back: a SIGINT now raises at once
+    with pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)
 
 
 def test_without_a_limit_no_bounds() -> None:

@@ -19,11 +19,15 @@ Cards are ``16 * suit + rank`` (S H D C, ranks 0..12 for 2..A); a hand is a 64-b
 mask with a 16-bit lane a suit, as in DDS.
 """
 
+from libc.signal cimport SIG_ERR, SIG_IGN, SIGINT, sighandler_t
+from libc.signal cimport signal as c_signal
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
+import multiprocessing
+import signal as py_signal
 import threading
 
 
@@ -198,6 +202,55 @@ cdef struct Ctx:
     int narrow_play     # ... and its other plays
     int narrow_pass     # the pass (1, 2; 0: none), its entries' mark in the table
     int narrowed        # the pass has left out a move or read a marked entry
+
+
+# -- Ctrl-C during a search --------------------------------------------------------
+# The main thread searches without the GIL, so Python's SIGINT handler would run only
+# once the search ends (minutes, on a hard deal).  While it searches, SIGINT sets
+# g_interrupt instead, which every node reads: the search gives up as at a caller's
+# limit (nothing half-done is stored) and the caller raises KeyboardInterrupt.
+
+cdef volatile int g_interrupt = 0
+cdef sighandler_t g_prev_sigint
+
+
+cdef void on_sigint(int signum) noexcept nogil:
+    global g_interrupt
+    g_interrupt = 1
+
+
+cdef int catch_sigint():
+    """Route SIGINT to ``g_interrupt`` if this is the main thread of the main process
+    and SIGINT is not ignored; returns whether it did (``release_sigint`` follows)."""
+    global g_interrupt, g_prev_sigint
+    cdef sighandler_t prev
+    if (threading.current_thread() is not threading.main_thread()
+            or multiprocessing.parent_process() is not None):
+        return 0
+    g_interrupt = 0
+    prev = c_signal(SIGINT, on_sigint)
+    if prev == SIG_ERR:
+        return 0
+    if prev == SIG_IGN:
+        c_signal(SIGINT, prev)
+        return 0
+    g_prev_sigint = prev
+    return 1
+
+
+cdef int release_sigint(int caught) except -1:
+    """Give SIGINT back to its handler; after a Ctrl-C, raise it there (Python's
+    handler raises KeyboardInterrupt) and raise KeyboardInterrupt in any case: the
+    search gave up, so there is no value to return."""
+    global g_interrupt
+    if not caught:
+        return 0
+    c_signal(SIGINT, g_prev_sigint)
+    if g_interrupt:
+        g_interrupt = 0
+        py_signal.raise_signal(py_signal.SIGINT)
+        raise KeyboardInterrupt
+    return 0
 
 
 # -- small helpers ----------------------------------------------------------------
@@ -2975,6 +3028,11 @@ cdef int32_t search(Ctx* c, int32_t target, uint64_t* rel) noexcept nogil:
         # the caller's limit: give up everywhere (nothing half-done is stored)
         c.aborted = 1
         return 0
+    if g_interrupt:
+        # Ctrl-C (catch_sigint): give up everywhere, as at a limit
+        c.stopped = 1
+        c.aborted = 1
+        return 0
     if c.sh != NULL and (bdd_load_u32(&c.sh.version) != c.version
                          or (c.node_cap and c.st.nodes >= c.node_cap)):
         # two threads: the other finished a probe (this one is moot), or this one's
@@ -3349,6 +3407,9 @@ cdef int32_t solve_value(Ctx* c, int32_t* hi_out) noexcept nogil:
         return limited_value(c, lo, hi, hi_out)
     if lo < hi and not c.r.positive:
         v = probe_logged(c, lo + g)
+        if c.stopped:   # Ctrl-C
+            hi_out[0] = hi
+            return lo
         if v >= lo + g:
             lo = v
         else:
@@ -3356,6 +3417,8 @@ cdef int32_t solve_value(Ctx* c, int32_t* hi_out) noexcept nogil:
     while lo < hi:
         mid = lo + ((hi - lo) // g + 1) // 2 * g if c.r.positive else hi
         v = probe_logged(c, mid)
+        if c.stopped:   # Ctrl-C
+            break
         if v >= mid:
             lo = v
         else:
@@ -3427,6 +3490,8 @@ cdef int32_t par_value(Ctx* c, Shared* sh) noexcept nogil:
         logged = c.st.nprobes
         v = probe_logged(c, t)
         if c.aborted:
+            if c.stopped:   # Ctrl-C
+                return lo
             c.aborted = 0
             c.moot = 0
             c.st.nprobes = logged   # not a probe's answer: out of the log
@@ -3805,8 +3870,12 @@ cdef class Solver:
         if self.threads >= 2:
             v, hi, n, hits = self._value_par(&c, hands, trick, leader, side, won, 0.0)
             return v, n, hits
-        with nogil:
-            v = solve_value(&c, &hi)
+        caught = catch_sigint()
+        try:
+            with nogil:
+                v = solve_value(&c, &hi)
+        finally:
+            release_sigint(caught)
         self.last = c.st
         return v, c.st.nodes, c.st.tt_hits
 
@@ -3842,6 +3911,7 @@ cdef class Solver:
             free(sh)
             free(h)
             raise MemoryError("cannot allocate a search thread's state")
+        caught = catch_sigint()
         try:
             memset(sh, 0, sizeof(Shared))
             sh.lo = lo
@@ -3885,6 +3955,7 @@ cdef class Solver:
         finally:
             free(sh)
             free(h)
+            release_sigint(caught)
 
     def value_bounds(self, hands, trick, int leader, int side, won=None, *,
                      uint64_t max_nodes=0, double seconds=0.0):
@@ -3906,8 +3977,12 @@ cdef class Solver:
             c.stop_nodes = max_nodes
             if seconds > 0:
                 c.deadline = mono_seconds() + seconds
-        with nogil:
-            lo = solve_value(&c, &hi)
+        caught = catch_sigint()
+        try:
+            with nogil:
+                lo = solve_value(&c, &hi)
+        finally:
+            release_sigint(caught)
         self.last = c.st
         return lo, hi, c.st.nodes, c.st.tt_hits
 
@@ -3921,9 +3996,13 @@ cdef class Solver:
         seat = (leader + c.p.ntrick) & 3
         if not (c.p.hand[seat] >> card) & 1:
             raise ValueError("card not held by the seat to move")
-        with nogil:
-            got = play_card(&c.p, &self.rules, seat, card)
-            v = got + solve_value(&c, &hi)
+        caught = catch_sigint()
+        try:
+            with nogil:
+                got = play_card(&c.p, &self.rules, seat, card)
+                v = got + solve_value(&c, &hi)
+        finally:
+            release_sigint(caught)
         self.last = c.st
         return v, c.st.nodes
 
@@ -3944,8 +4023,12 @@ cdef class Solver:
         if cap:
             c.limited = 1
             c.stop_nodes = cap
-        with nogil:
-            v = narrow_search(&c, target, &rel)
+        caught = catch_sigint()
+        try:
+            with nogil:
+                v = narrow_search(&c, target, &rel)
+        finally:
+            release_sigint(caught)
         self.last = c.st
         if c.stopped:
             return None, c.st.nodes
