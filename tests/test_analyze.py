@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from reference import random_domino_ending, random_ending, ref_domino_value, ref_trick_value
@@ -486,6 +487,41 @@ def test_averages_file(ending_averages: Path) -> None:
     assert avg.deals == 8 and avg.provisional
     with pytest.raises(ParseError, match="no average for barbu .*king-duty"):
         load_averages(ending_averages).lookup("barbu", variants=["king-duty"], cards=3)
+
+
+def test_averages_deal_limit(tmp_path: Path) -> None:
+    # No Tricks on a full deal takes seconds: at a 1 ms limit the deal is left out,
+    # noted in the samples with the bounds proved, and not tried again at that limit.
+    out = tmp_path / "averages.json"
+    samples = out.with_suffix(".samples.jsonl")
+    opts: dict[str, Any] = {
+        "deals": 1,
+        "seed": 1,
+        "contracts": ["no-tricks"],
+        "jobs": 1,
+        "log": False,
+    }
+    make_averages(out, deal_limit=0.001, tt_bytes=1 << 20, **opts)
+    (line,) = [json.loads(x) for x in samples.read_text().splitlines()]
+    assert line["board"] == 1 and line["values"] == {} and line["limit"] == 0.001
+    ((key, (lo, hi)),) = line["unfinished"].items()
+    assert '"no-tricks"' in key and -26 <= lo < hi <= 0
+    assert json.loads(out.read_text())["averages"] == []
+    make_averages(out, deal_limit=0.001, tt_bytes=1 << 20, **opts)
+    assert len(samples.read_text().splitlines()) == 1
+    # A larger limit tries the deal again.
+    make_averages(out, deal_limit=0.002, tt_bytes=1 << 20, **opts)
+    lines = [json.loads(x) for x in samples.read_text().splitlines()]
+    assert len(lines) == 2 and lines[1]["limit"] == 0.002
+    # A declarer value within a limit: bounds only when the search was stopped.
+    deal = lines[0]["deal"]
+    dv = declarer_value(Solver(1 << 20), deal, "no-tricks", "E", time_limit=0.001)
+    assert not dv.exact and dv.bounds is not None and dv.value == dv.bounds[0]
+    ending = random_ending(random.Random(4), 3)
+    for c in ("no-tricks", "trumps"):
+        exact = declarer_value(Solver(1 << 20), ending, c, "N")
+        limited = declarer_value(Solver(1 << 20), ending, c, "N", time_limit=60)
+        assert exact.exact and limited == exact
 
 
 def test_best_contract(ending_averages: Path) -> None:

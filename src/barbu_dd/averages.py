@@ -25,7 +25,9 @@ file is read (runs made elsewhere are merged, a deal counted once) and the first
 is appended to.  A record from fewer deals than ``--deals`` asked for is marked
 ``"provisional": true``; ``--skip B`` leaves board ``B`` for a later run (a deal
 that would hold a worker for hours), and the records stay provisional until it is
-in.  Worker processes (``--jobs``, default: one a core) each
+in; ``--deal-limit S`` does it for every deal whose searches take over ``S`` seconds
+(the samples file notes it, with the bounds proved, and later runs try it again only
+with a larger limit or none).  Worker processes (``--jobs``, default: one a core) each
 keep one :class:`~barbu_dd.solver.Solver`.
 
 >>> from barbu_dd.solver import Solver
@@ -61,7 +63,7 @@ from .contracts import (
 )
 from .deal import Deal
 from .errors import BarbuError, ParseError
-from .solver import Score, Solver
+from .solver import Bounds, Score, Solver
 
 __all__ = [
     "DEFAULT_PATH",
@@ -90,11 +92,21 @@ _TRICKS_RELEVANT = frozenset({"dealer-declares"})
 
 @dataclass(frozen=True)
 class DeclarerValue:
-    """A contract's value for its declarer on one deal, with the best trump / start."""
+    """A contract's value for its declarer on one deal, with the best trump / start.
+
+    ``bounds`` is set only when a time limit stopped a search first: the interval
+    ``(lo, hi)`` proved for the value, and ``value`` is then ``lo``.
+    """
 
     value: Score
     trump: str | None = None
     start: str | None = None
+    bounds: Bounds | None = None
+
+    @property
+    def exact(self) -> bool:
+        """Whether ``value`` is the exact value (no time limit stopped a search)."""
+        return self.bounds is None
 
 
 def declarer_value(
@@ -106,10 +118,15 @@ def declarer_value(
     rules: str = "classic",
     variants: Iterable[str] = (),
     scale: Scale | str | Path | None = None,
+    time_limit: float | None = None,
 ) -> DeclarerValue:
     """The declarer's optimal score in a contract: Trumps with its best trump suit
     (the first of ♠ ♥ ♦ ♣ on a tie; the bridge ``tricks`` also tries NT), Dominoes
     from its best starting rank, the declarer leading.
+
+    ``time_limit`` (seconds, for all the searches together; Dominoes, which takes
+    milliseconds, is not limited) may stop the search: the answer then has
+    ``bounds``, the interval proved (for Trumps, that of the best suit's value).
 
     :raises ParseError: for an unknown contract, rule set or variant.
     :raises InvalidPositionError: for an impossible position.
@@ -120,21 +137,31 @@ def declarer_value(
     if c.name == "dominoes":
         ch = solver.best_start(deal, decl, rules=rules, variants=vs, scale=scale)
         return DeclarerValue(ch.score, start=RANK_CHARS[ch.start])
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+
+    def one(game: Game) -> tuple[Score, Score]:
+        left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+        sol = solver.solve(deal, game, declarer=decl, seats=(decl,), time_limit=left)
+        if sol.bounds is not None and sol.bounds[decl] is not None:
+            b = sol.bounds[decl]
+            assert b is not None
+            return b
+        v = sol.scores[decl]
+        assert v is not None
+        return v, v
+
     if c.name in ("trumps", "tricks"):
         suits = list(SUIT_CHARS) if c.name == "trumps" else ["NT", *SUIT_CHARS]
-        best: DeclarerValue | None = None
-        for t in suits:
-            g = make_game(c, rules=rules, variants=vs, scale=scale, trump=t)
-            v = solver.solve(deal, g, declarer=decl, seats=(decl,)).scores[decl]
-            assert v is not None
-            if best is None or v > best.value:
-                best = DeclarerValue(v, trump=t)
-        assert best is not None
-        return best
+        found = [
+            (one(make_game(c, rules=rules, variants=vs, scale=scale, trump=t)), t) for t in suits
+        ]
+        (lo, _), trump = max(found, key=lambda f: f[0][0])  # the first best lower bound
+        hi = max(b[1] for b, _ in found)
+        return DeclarerValue(lo, trump=trump, bounds=None if lo == hi else (lo, hi))
     g = make_game(c, rules=rules, variants=vs, scale=scale)
-    v = solver.solve(deal, g, declarer=decl, seats=(decl,)).scores[decl]
-    assert v is not None
-    return DeclarerValue(v, start=None if g.start is None else RANK_CHARS[g.start])
+    lo, hi = one(g)
+    start = None if g.start is None else RANK_CHARS[g.start]
+    return DeclarerValue(lo, start=start, bounds=None if lo == hi else (lo, hi))
 
 
 def _scoring_digest(game: Game) -> str:
@@ -296,19 +323,37 @@ def _init_worker(tt_bytes: int) -> None:
     _worker = Solver(tt_bytes)
 
 
-def _deal_values(job: _Set, deal: str, declarer: str) -> tuple[dict[str, Score], float]:
-    """A worker's task: the declarer's value of each contract of a set on one deal."""
+#: A worker's answer for one deal: the exact values, the bounds of the values a time
+#: limit stopped (contract key → (lo, hi)), and the seconds taken.
+_DealResult = tuple[dict[str, Score], dict[str, Bounds], float]
+
+
+def _deal_values(job: _Set, deal: str, declarer: str, limit: float | None = None) -> _DealResult:
+    """A worker's task: the declarer's value of each contract of a set on one deal,
+    within ``limit`` seconds for the deal (a value not finished comes as bounds)."""
     global _worker
     if _worker is None:
         _worker = Solver()
     t0 = time.perf_counter()
     out: dict[str, Score] = {}
+    cut: dict[str, Bounds] = {}
     for name, key in zip(job.contracts, job.keys, strict=True):
+        left = None if limit is None else max(limit - (time.perf_counter() - t0), 1e-3)
         dv = declarer_value(
-            _worker, deal, name, declarer, rules=job.rules, variants=job.variants, scale=job.scale
+            _worker,
+            deal,
+            name,
+            declarer,
+            rules=job.rules,
+            variants=job.variants,
+            scale=job.scale,
+            time_limit=left,
         )
-        out[key] = dv.value
-    return out, time.perf_counter() - t0
+        if dv.bounds is None:
+            out[key] = dv.value
+        else:
+            cut[key] = dv.bounds
+    return out, cut, time.perf_counter() - t0
 
 
 def _read_samples(paths: Sequence[Path]) -> Iterator[dict[str, object]]:
@@ -325,7 +370,7 @@ def _read_samples(paths: Sequence[Path]) -> Iterator[dict[str, object]]:
                     # A line cut short by a stopped run: skip it (its deal is redone).
                     print(f"{p}:{n}: skipping a broken line", file=sys.stderr)
                     continue
-                if isinstance(rec, dict) and "values" in rec:
+                if isinstance(rec, dict) and ("values" in rec or "unfinished" in rec):
                     yield rec
 
 
@@ -350,6 +395,7 @@ def make_averages(
     jobs: int | None = None,
     tt_bytes: int = 64 << 20,
     time_limit: float | None = None,
+    deal_limit: float | None = None,
     skip: Iterable[int] = (),
     command: str | None = None,
     log: bool = True,
@@ -361,7 +407,10 @@ def make_averages(
     below 13 the deals are endings (for tests) and Dominoes / Réussite are left out.
     After ``time_limit`` seconds no new deal is started (the output is then written
     from the deals done, marked provisional).  The boards in ``skip`` are left for a
-    later run (a record without them is provisional).  Returns the output's content.
+    later run (a record without them is provisional).  With ``deal_limit`` (seconds)
+    a deal whose searches take longer is left out: the samples file notes it with
+    the bounds proved for its values (``"unfinished"``), and later runs leave it
+    alone unless given a larger limit or none.  Returns the output's content.
 
     :raises ParseError: for an unknown rule set, variant, contract or scale file.
     """
@@ -388,18 +437,32 @@ def make_averages(
         raise ParseError("no contract to average")
     # What is done already (deal text and declarer identify a sample).
     have: dict[tuple[str, str], dict[str, object]] = {}
-    for rec in _read_samples(sample_paths):
-        k = (str(rec.get("deal")), str(rec.get("declarer")))
+    # The largest deal limit at which a deal's contract was tried and not finished.
+    tried: dict[tuple[str, str], dict[str, float]] = {}
+    for line in _read_samples(sample_paths):
+        k = (str(line.get("deal")), str(line.get("declarer")))
         vals = have.setdefault(k, {})
-        vals.update(rec["values"])  # type: ignore[call-overload]
+        vals.update(line.get("values", {}))  # type: ignore[call-overload]
+        lim = float(line.get("limit", 0.0))  # type: ignore[arg-type]
+        for key in line.get("unfinished", {}):  # type: ignore[attr-defined]
+            t = tried.setdefault(k, {})
+            t[key] = max(t.get(key, 0.0), lim)
+
+    def needed(deal_key: tuple[str, str], key: str) -> bool:
+        if key in have.get(deal_key, {}):
+            return False
+        at = tried.get(deal_key, {}).get(key)
+        return at is None or deal_limit is None or deal_limit > at
+
     skipped = set(skip)
     boards = [b for b in random_boards(deals, seed, cards=cards) if b.number not in skipped]
     todo: list[tuple[_Set, str, str, int]] = []
     for s in sets:
         for b in boards:
             deal, decl = b.deal.to_pbn(), b.declarer().name
-            got = have.get((deal, decl), {})
-            missing = [(n, k) for n, k in zip(s.contracts, s.keys, strict=True) if k not in got]
+            missing = [
+                (n, k) for n, k in zip(s.contracts, s.keys, strict=True) if needed((deal, decl), k)
+            ]
             if missing:
                 # Only the contracts this deal still lacks.
                 part = replace(
@@ -408,18 +471,28 @@ def make_averages(
                 assert b.number is not None
                 todo.append((part, deal, decl, b.number))
     if log:
+        done = sum(
+            all(k in have.get((b.deal.to_pbn(), b.declarer().name), {}) for k in s.keys)
+            for s in sets
+            for b in boards
+        )
+        held = len(boards) * len(sets) - len(todo) - done
         print(
-            f"{len(todo)} deal(s) to solve, {len(boards) * len(sets) - len(todo)} done",
+            f"{len(todo)} deal(s) to solve, {done} done"
+            + (f", {held} left out at an earlier deal limit" if held else ""),
             file=sys.stderr,
         )
     sample_paths[0].parent.mkdir(parents=True, exist_ok=True)
     workers = jobs or os.cpu_count() or 1
     t0 = time.perf_counter()
     deadline = None if time_limit is None else time.monotonic() + time_limit
+    left_out: list[int] = []
     try:
         with sample_paths[0].open("a", encoding="utf-8") as f:
-            for s, deal, decl, number, values, secs in _run(todo, workers, tt_bytes, deadline):
-                rec = {
+            for s, deal, decl, number, (values, cut, secs) in _run(
+                todo, workers, tt_bytes, deadline, deal_limit
+            ):
+                rec: dict[str, object] = {
                     "rules": s.rules,
                     "seed": seed,
                     "board": number,
@@ -428,17 +501,30 @@ def make_averages(
                     "values": values,
                     "seconds": round(secs, 3),
                 }
+                if cut:
+                    rec.update(unfinished={k: list(b) for k, b in cut.items()}, limit=deal_limit)
+                    left_out.append(number)
                 f.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 f.flush()
                 have.setdefault((deal, decl), {}).update(values)
                 if log:
+                    what = f"{secs:.1f} s"
+                    if cut:
+                        spans = ", ".join(f"{lo}..{hi}" for lo, hi in cut.values())
+                        what = f"not finished in {deal_limit:g} s ({spans}), left out"
                     print(
-                        f"{s.rules} board {number}: {secs:.1f} s "
+                        f"{s.rules} board {number}: {what} "
                         f"({time.perf_counter() - t0:.0f} s in all)",
                         file=sys.stderr,
                     )
     finally:
         data = _write_output(out_path, sets, have, deals, seed, command)
+        if log and left_out:
+            print(
+                f"{len(left_out)} deal(s) left out at the {deal_limit:g} s limit: boards "
+                + ", ".join(map(str, sorted(left_out))),
+                file=sys.stderr,
+            )
     return data
 
 
@@ -455,9 +541,11 @@ def _run(
     workers: int,
     tt_bytes: int,
     deadline: float | None = None,
-) -> Iterator[tuple[_Set, str, str, int, dict[str, Score], float]]:
-    """Solve the deals on ``workers`` processes (in this one for 1), as they finish;
-    after ``deadline`` (a :func:`time.monotonic` time) no new deal is started."""
+    deal_limit: float | None = None,
+) -> Iterator[tuple[_Set, str, str, int, _DealResult]]:
+    """Solve the deals on ``workers`` processes (in this one for 1), as they finish,
+    each within ``deal_limit`` seconds; after ``deadline`` (a :func:`time.monotonic`
+    time) no new deal is started."""
 
     def more() -> bool:
         return deadline is None or time.monotonic() < deadline
@@ -467,22 +555,21 @@ def _run(
         for s, deal, decl, number in todo:
             if not more():
                 return
-            values, secs = _deal_values(s, deal, decl)
-            yield s, deal, decl, number, values, secs
+            yield s, deal, decl, number, _deal_values(s, deal, decl, deal_limit)
         return
     with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(tt_bytes,)) as pool:
-        pending: dict[Future[tuple[dict[str, Score], float]], tuple[_Set, str, str, int]] = {}
+        pending: dict[Future[_DealResult], tuple[_Set, str, str, int]] = {}
         queue = list(reversed(todo))
         try:
             while pending or (queue and more()):
                 while queue and more() and len(pending) < 2 * workers:
                     item = queue.pop()
-                    pending[pool.submit(_deal_values, item[0], item[1], item[2])] = item
+                    fut = pool.submit(_deal_values, item[0], item[1], item[2], deal_limit)
+                    pending[fut] = item
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in done:
                     s, deal, decl, number = pending.pop(fut)
-                    values, secs = fut.result()
-                    yield s, deal, decl, number, values, secs
+                    yield s, deal, decl, number, fut.result()
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
@@ -570,6 +657,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="seconds after which no new deal is started (run again later to go on)",
     )
     p.add_argument(
+        "--deal-limit",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds for one deal's searches; a deal taking longer is left out and noted "
+        "(run again with a larger limit, or none, to solve it)",
+    )
+    p.add_argument(
         "--skip",
         action="append",
         default=[],
@@ -583,6 +678,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error(f"--skip takes board numbers, not {args.skip!r}")
     if args.deals < 1 or not 1 <= args.cards <= 13:
         p.error("--deals must be 1 or more and --cards 1..13")
+    if args.deal_limit is not None and not args.deal_limit > 0:
+        p.error("--deal-limit must be a positive number of seconds")
     command = "python -m barbu_dd.averages " + " ".join(
         sys.argv[1:] if argv is None else list(argv)
     )
@@ -600,6 +697,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             jobs=args.jobs,
             tt_bytes=args.tt_mib << 20,
             time_limit=args.time_limit,
+            deal_limit=args.deal_limit,
             skip=skip,
             command=command,
         )
