@@ -32,7 +32,7 @@ keep one :class:`~barbu_dd.solver.Solver`.
 
 >>> from barbu_dd.solver import Solver
 >>> declarer_value(Solver(1 << 20), "N:A2... K3... Q4... J5...", "trumps", "N")
-DeclarerValue(value=5, trump='S', start=None)
+DeclarerValue(value=5, trump='S', start=None, bounds=None)
 """
 
 from __future__ import annotations
