@@ -109,6 +109,26 @@ def test_solve_bad_options(args: list[str], message: str) -> None:
     assert err.startswith("error: ") and message in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", ENDING, "-c", "barbu", "--declarer", "Q"],
+        ["playout", ENDING, "-c", "barbu", "--declarer", "Q"],
+        ["analyze", ENDING, "-c", "barbu", "--declarer", "Q"],
+        ["table", ENDING, "--declarer", "Q"],
+        ["best", ENDING, "--declarer", "Q"],
+        ["table", ENDING, "--rules", "german"],
+        ["best", ENDING, "--played", "chess"],
+    ],
+)
+def test_bad_options_one_line(args: list[str]) -> None:
+    # A bad option is reported once, before any board (the file has three boards).
+    code, out, err = run(*args)
+    assert code == 1 and out == ""
+    assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
+    assert "board" not in err
+
+
 def test_solve_missing_file(tmp_path: Path) -> None:
     code, _, err = run("solve", str(tmp_path / "none.pbn"), "-c", "barbu")
     assert code == 1 and err.startswith("error: ") and "none.pbn" in err

@@ -23,7 +23,7 @@ from rich.table import Table
 from . import __version__
 from . import analyze as analysis
 from .cards import SUIT_SYMBOLS, Seat, hand_to_pbn, parse_seat
-from .contracts import Scale, load_scale, parse_variants
+from .contracts import Scale, contracts_of, find_contract, load_scale, parse_variants
 from .deal import Deal
 from .errors import BarbuError, ParseError
 from .pbn import BadBoard, Board, read_pbn
@@ -319,7 +319,7 @@ def solve_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Solve every board of a PBN file double dummy: each seat's optimal score."""
-    variants, sc = _options(rules, variant, scale)
+    variants, sc = _options(rules, variant, scale, declarer)
     game, best = analysis.parse_game(
         contract, rules=rules, variants=variants, scale=sc, trump=trump, start=start
     )
@@ -701,9 +701,13 @@ def _each_board(file: Path, each: Callable[[Board], None]) -> None:
 
 
 def _options(
-    rules: str, variant: list[str] | None, scale: Path | None
+    rules: str, variant: list[str] | None, scale: Path | None, declarer: str | None = None
 ) -> tuple[list[str], Scale | None]:
-    """The variants (canonical) and the scale file, checked once before any board."""
+    """The variants (canonical) and the scale file; the rule set and the declarer are
+    checked too, once before any board."""
+    contracts_of(rules)
+    if declarer is not None:
+        parse_seat(declarer)
     return sorted(parse_variants(variant or [])), (load_scale(scale) if scale else None)
 
 
@@ -742,7 +746,7 @@ def analyze_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Card values, and the cost of each card of a play record (errors per player)."""
-    variants, sc = _options(rules, variant, scale)
+    variants, sc = _options(rules, variant, scale, declarer)
     game, best = analysis.parse_game(
         contract, rules=rules, variants=variants, scale=sc, trump=trump, start=start
     )
@@ -869,7 +873,7 @@ def playout_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """A consistent line: each player always keeps its own guarantee highest."""
-    variants, sc = _options(rules, variant, scale)
+    variants, sc = _options(rules, variant, scale, declarer)
     analysis.parse_game(
         contract, rules=rules, variants=variants, scale=sc, trump=trump, start=start
     )
@@ -947,7 +951,7 @@ def table_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Every contract of the rule set by seat, with the declarer's best trump and start."""
-    variants, sc = _options(rules, variant, scale)
+    variants, sc = _options(rules, variant, scale, declarer)
     mode = dominoes.strip().lower()
     if mode not in ("best", "all"):
         raise ParseError(f"--dominoes must be 'best' or 'all', got {dominoes!r}")
@@ -1025,8 +1029,10 @@ def best_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Which contract to declare, double dummy: the largest gain over the average."""
-    variants, sc = _options(rules, variant, scale)
+    variants, sc = _options(rules, variant, scale, declarer)
     done = [p for p in (played or "").split(",") if p.strip()]
+    for p in done:
+        find_contract(p, rules)
     solver = Solver(threads=default_threads())
 
     def each(board: Board) -> None:
