@@ -22,10 +22,11 @@ from barbu_dd.analyze import (
     best_contract,
     board_record,
     parse_moves,
+    pick_contract,
     playout,
     table,
 )
-from barbu_dd.averages import declarer_value, load_averages, make_averages
+from barbu_dd.averages import contract_key, declarer_value, load_averages, make_averages
 from barbu_dd.cards import Seat, card_name, parse_card
 from barbu_dd.cli import app
 from barbu_dd.contracts import Game, make_game
@@ -617,6 +618,50 @@ def test_cli_best(tmp_path: Path, ending_averages: Path) -> None:
     assert code == 0 and "Advice:" in out and "No Tricks" not in out
     code, _, err = run("best", f, "--averages", str(tmp_path / "none.json"))
     assert code == 1 and "cannot read averages file" in err
+    # A time limit that the ending's searches never reach changes nothing.
+    code, out, _ = run("best", f, "--averages", str(ending_averages), "--time-limit", "60")
+    assert code == 0 and f"Advice: {want.best.title}" in out and "Stopped" not in out
+    code, _, err = run("best", f, "--averages", str(ending_averages), "--time-limit", "0")
+    assert code == 1 and "--time-limit" in err
+
+
+def test_best_contract_time_limit(tmp_path: Path, ending_averages: Path) -> None:
+    # An ending: every search finishes well within the limit, the same advice.
+    deal = random_ending(random.Random(4), 3)
+    want = best_contract(deal, declarer="N", averages=ending_averages)
+    got = best_contract(deal, declarer="N", averages=ending_averages, time_limit=60)
+    assert got.exact and got.options == want.options and got.best == want.best
+    assert got.contenders == (want.best,)
+    # A full deal and 0.2 s: No Tricks, No Hearts and No Queens take longer (made-up
+    # averages for them).  A value not finished is an interval, and the advice is
+    # given only where the intervals decide it.
+    data = {"format": 1, "averages": list(load_averages().records)}
+    for c in ("no-tricks", "no-hearts", "no-queens"):
+        if not any(r["contract"] == c and r["rules"] == "classic" for r in data["averages"]):
+            rec = dict(contract_key(c), title=c, scale="classic", deals=1, mean=-10.0)
+            data["averages"].append(dict(rec, sd=0.0, stderr=0.0, provisional=True))
+    f = tmp_path / "averages.json"
+    f.write_text(json.dumps(data))
+    full = "N:A643.KJT8.92.AK3 2.653.QJT7.T9842 KQ97.Q9.AK54.J75 JT85.A742.863.Q6"
+    adv = best_contract(full, declarer="E", averages=f, time_limit=0.2)
+    assert not adv.exact
+    for o in adv.options:
+        lo, hi = o.value_bounds
+        if o.bounds is None:
+            assert o.value == lo == hi and o.gain == pytest.approx(o.value - o.average)
+        else:
+            assert o.value is None and o.gain is None and lo < hi
+    assert pick_contract(adv.options) == (adv.best, adv.contenders)
+    floor = max(o.gain_bounds[0] for o in adv.options)
+    assert {o.contract for o in adv.contenders} == {
+        o.contract for o in adv.options if o.gain_bounds[1] >= floor
+    }
+    if adv.best is not None:
+        assert all(adv.best.gain_bounds[0] >= o.gain_bounds[1] for o in adv.contenders)
+    else:
+        assert len(adv.contenders) > 1
+    rec = adv.as_dict()
+    assert rec["exact"] is False and rec["contenders"] == [o.contract for o in adv.contenders]
 
 
 def test_dominoes_position_reuses_solver() -> None:

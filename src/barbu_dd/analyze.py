@@ -104,6 +104,7 @@ __all__ = [
     "playout",
     "table",
     "best_contract",
+    "pick_contract",
 ]
 
 #: A move: a card, or ``None`` for a pass (Dominoes and Réussite only).
@@ -535,17 +536,34 @@ class ContractOption:
 
     ``trump`` / ``start`` are the declarer's best trump suit / starting rank;
     ``deals`` and ``stderr`` describe the average (random deals, standard error).
+    Where a time limit stopped the search, ``value`` and ``gain`` are ``None`` and
+    ``bounds`` is the interval proved for the value (``gain_bounds`` for the gain).
     """
 
     contract: str
     title: str
-    value: Score
+    value: Score | None
     average: float
-    gain: float
+    gain: float | None
     deals: int
     stderr: float
     trump: str | None = None
     start: str | None = None
+    bounds: Bounds | None = None
+
+    @property
+    def value_bounds(self) -> Bounds:
+        """The interval of the value (one point when exact)."""
+        if self.bounds is not None:
+            return self.bounds
+        assert self.value is not None
+        return self.value, self.value
+
+    @property
+    def gain_bounds(self) -> tuple[float, float]:
+        """The interval of the gain (one point when exact)."""
+        lo, hi = self.value_bounds
+        return lo - self.average, hi - self.average
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready dict."""
@@ -555,9 +573,17 @@ class ContractOption:
             "start": self.start,
             "value": self.value,
             "average": round(self.average, 4),
-            "gain": round(self.gain, 4),
+            "gain": None if self.gain is None else round(self.gain, 4),
             "deals": self.deals,
             "stderr": round(self.stderr, 4),
+            **(
+                {}
+                if self.bounds is None
+                else {
+                    "bounds": list(self.bounds),
+                    "gain_bounds": [round(g, 4) for g in self.gain_bounds],
+                }
+            ),
         }
 
 
@@ -567,7 +593,9 @@ class Advice:
 
     ``best`` is the option with the largest gain (the first in the rule set's order
     on a tie); ``provisional`` is set when an average comes from fewer deals than
-    the averages file asks for (see :mod:`barbu_dd.averages`).
+    the averages file asks for (see :mod:`barbu_dd.averages`).  Under a time limit,
+    ``contenders`` are the options whose gain may still be the largest (by the
+    bounds proved), and ``best`` is ``None`` while there are more than one.
     """
 
     deal: str
@@ -575,10 +603,16 @@ class Advice:
     rules: str
     variants: tuple[str, ...]
     options: tuple[ContractOption, ...]
-    best: ContractOption
+    best: ContractOption | None
     averages: str
     provisional: bool = False
     seconds: float = 0.0
+    contenders: tuple[ContractOption, ...] = ()
+
+    @property
+    def exact(self) -> bool:
+        """Whether every value is exact (no time limit stopped a search)."""
+        return all(o.bounds is None for o in self.options)
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready dict."""
@@ -588,9 +622,11 @@ class Advice:
             "rules": self.rules,
             "variants": list(self.variants),
             "options": [o.as_dict() for o in self.options],
-            "advice": self.best.contract,
-            "advice_trump": self.best.trump,
-            "advice_start": self.best.start,
+            "advice": None if self.best is None else self.best.contract,
+            "advice_trump": None if self.best is None else self.best.trump,
+            "advice_start": None if self.best is None else self.best.start,
+            "contenders": [o.contract for o in self.contenders],
+            "exact": self.exact,
             "averages": self.averages,
             "provisional": self.provisional,
             "seconds": round(self.seconds, 6),
@@ -1452,6 +1488,7 @@ def best_contract(
     scale: Scale | str | Path | None = None,
     averages: str | Path | None = None,
     solver: Solver | None = None,
+    time_limit: float | None = None,
 ) -> Advice:
     """Which contract the declarer should choose, double dummy.
 
@@ -1463,13 +1500,24 @@ def best_contract(
     On an ending (averages made with ``--cards``, for tests) Dominoes and the
     Réussite are left out.
 
+    ``time_limit`` (seconds for the deal; Dominoes and the Réussite, quick, are not
+    limited): the positive contracts are solved first, and each contract's searches
+    get an equal part of the time left to the contracts not yet solved; the time
+    still left then goes, in the same way, to a second try at the values not
+    finished.  A value not finished is an interval (``bounds``); the advice is the
+    contract whose gain is proved at least every other's, and where no contract is,
+    ``best`` is ``None`` and ``contenders`` lists those still in the running.
+
     :raises ParseError: for an unknown contract in ``played``, a rule set, variant or
-        scale the averages file has no values for, or no contract left.
+        scale the averages file has no values for, no contract left, or a time limit
+        that is not a positive number.
     :raises InvalidPositionError: for an impossible position.
     """
     from .averages import declarer_value, load_averages
 
+    check_limits(time_limit)
     t0 = time.perf_counter()
+    end = None if time_limit is None else time.monotonic() + time_limit
     sv = solver if solver is not None else Solver()
     decl = _seat(declarer)
     vs = tuple(sorted(parse_variants(variants)))
@@ -1488,34 +1536,78 @@ def best_contract(
     looked = [
         (c, table_.lookup(c, rules=rules, variants=vs, scale=scale, cards=cards)) for c in todo
     ]
-    options: list[ContractOption] = []
-    provisional = False
-    for c, avg in looked:
-        val = declarer_value(sv, d, c.name, decl, rules=rules, variants=vs, scale=scale)
-        provisional = provisional or avg.provisional
-        options.append(
-            ContractOption(
+    # Under a limit the positive contracts (quick) first, then the others; the time
+    # left at the end goes to a second try at the values not finished.
+    order = sorted(range(len(looked)), key=lambda i: end is not None and not looked[i][0].positive)
+    found: dict[int, ContractOption] = {}
+    for attempt in range(1 if end is None else 2):
+        if attempt:
+            order = [i for i in order if found[i].bounds is not None]
+            if not order or end is None or end - time.monotonic() < 0.05:
+                break
+        for k, i in enumerate(order):
+            c, avg = looked[i]
+            limit = None
+            if end is not None and c.kind != "dominoes":
+                limit = max(end - time.monotonic(), 1e-3) / (len(order) - k)
+            val = declarer_value(
+                sv, d, c.name, decl, rules=rules, variants=vs, scale=scale, time_limit=limit
+            )
+            found[i] = ContractOption(
                 c.name,
                 c.title,
-                val.value,
+                val.value if val.exact else None,
                 avg.mean,
-                val.value - avg.mean,
+                val.value - avg.mean if val.exact else None,
                 avg.deals,
                 avg.stderr,
                 trump=val.trump,
                 start=val.start,
+                bounds=val.bounds,
             )
-        )
-    top = max(o.gain for o in options)
-    best = next(o for o in options if o.gain == top)
+    options = tuple(found[i] for i in range(len(looked)))
+    best, contenders = pick_contract(options)
     return Advice(
         d.to_pbn(),
         decl,
         rules,
         vs,
-        tuple(options),
+        options,
         best,
         table_.source,
-        provisional,
+        any(avg.provisional for _, avg in looked),
         time.perf_counter() - t0,
+        contenders,
     )
+
+
+def pick_contract(
+    options: Sequence[ContractOption],
+) -> tuple[ContractOption | None, tuple[ContractOption, ...]]:
+    """The advice among the options, and the contenders: the options whose gain may
+    be the largest, by the intervals proved.  The advice is the first contender (in
+    the rule set's order) whose gain is proved at least every other's, else ``None``;
+    with exact values, the largest gain, the first on a tie.
+
+    >>> o = [ContractOption("a", "A", 3, 0.0, 3.0, 1, 0.0),
+    ...      ContractOption("b", "B", None, 0.0, None, 1, 0.0, bounds=(1, 5)),
+    ...      ContractOption("c", "C", 0, 0.0, 0.0, 1, 0.0)]
+    >>> best, contenders = pick_contract(o)
+    >>> best, [x.contract for x in contenders]
+    (None, ['a', 'b'])
+    >>> pick_contract(o[::2])[0].contract
+    'a'
+    >>> pick_contract([o[1], ContractOption("d", "D", 5, 0.0, 5.0, 1, 0.0)])[0].contract
+    'd'
+    """
+    floor = max(o.gain_bounds[0] for o in options)
+    contenders = tuple(o for o in options if o.gain_bounds[1] >= floor)
+    best = next(
+        (
+            x
+            for x in contenders
+            if all(x.gain_bounds[0] >= y.gain_bounds[1] for y in contenders if y is not x)
+        ),
+        None,
+    )
+    return best, contenders

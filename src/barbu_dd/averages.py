@@ -139,8 +139,9 @@ def declarer_value(
         return DeclarerValue(ch.score, start=RANK_CHARS[ch.start])
     deadline = None if time_limit is None else time.monotonic() + time_limit
 
-    def one(game: Game) -> tuple[Score, Score]:
-        left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+    def one(game: Game, shares: int = 1) -> tuple[Score, Score]:
+        # an equal part of the time left to this search and the ``shares - 1`` after it
+        left = None if deadline is None else max(deadline - time.monotonic(), 1e-3) / shares
         sol = solver.solve(deal, game, declarer=decl, seats=(decl,), time_limit=left)
         if sol.bounds is not None and sol.bounds[decl] is not None:
             b = sol.bounds[decl]
@@ -153,7 +154,8 @@ def declarer_value(
     if c.name in ("trumps", "tricks"):
         suits = list(SUIT_CHARS) if c.name == "trumps" else ["NT", *SUIT_CHARS]
         found = [
-            (one(make_game(c, rules=rules, variants=vs, scale=scale, trump=t)), t) for t in suits
+            (one(make_game(c, rules=rules, variants=vs, scale=scale, trump=t), len(suits) - i), t)
+            for i, t in enumerate(suits)
         ]
         (lo, _), trump = max(found, key=lambda f: f[0][0])  # the first best lower bound
         hi = max(b[1] for b, _ in found)

@@ -1026,6 +1026,16 @@ def best_cmd(
     rules: RulesOpt = "classic",
     variant: VariantOpt = None,
     scale: ScaleOpt = None,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--time-limit",
+            help="Seconds for a board's searches; a value not finished shows the interval "
+            "proved for it (lo..hi), and the advice waits until one contract's gain is proved "
+            "the largest.",
+            show_default=False,
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Which contract to declare, double dummy: the largest gain over the average."""
@@ -1033,6 +1043,7 @@ def best_cmd(
     done = [p for p in (played or "").split(",") if p.strip()]
     for p in done:
         find_contract(p, rules)
+    check_limits(time_limit, names=("--time-limit", "--node-limit"))
     solver = Solver(threads=default_threads())
 
     def each(board: Board) -> None:
@@ -1046,6 +1057,7 @@ def best_cmd(
             scale=sc,
             averages=averages,
             solver=solver,
+            time_limit=time_limit,
         )
         if json_out:
             rec: dict[str, object] = {"board": _board_key(board)}
@@ -1062,18 +1074,30 @@ def best_cmd(
                 what += f" ({SUIT_SYMBOLS['SHDC'.index(o.trump)] if o.trump != 'NT' else 'NT'})"
             if o.start is not None and o.contract == "dominoes":
                 what += f" from the {o.start}"
+            glo, ghi = o.gain_bounds
             res.add_row(
                 escape(what),
-                _fmt(o.value),
+                _fmt_bounded(o.value, o.bounds),
                 f"{o.average:.2f} ± {o.stderr:.2f}",
-                f"{o.gain:+.2f}",
+                f"{glo:+.2f}" if o.bounds is None else f"{glo:+.2f}..{ghi:+.2f}",
                 str(o.deals),
                 style="bold green" if o is adv.best else "",
             )
         outer = Table.grid(padding=(0, 4))
         outer.add_row(_diagram(board.deal), res)
         console.print(outer)
-        console.print(f"Advice: [bold]{escape(adv.best.title)}[/bold] (gain {adv.best.gain:+.2f})")
+        if adv.best is not None:
+            glo, ghi = adv.best.gain_bounds
+            gain = f"{glo:+.2f}" if adv.best.bounds is None else f"{glo:+.2f}..{ghi:+.2f}"
+            console.print(f"Advice: [bold]{escape(adv.best.title)}[/bold] (gain {gain})")
+        else:
+            names = ", ".join(o.title for o in adv.contenders)
+            console.print(f"Advice: not decided within the time limit, between {escape(names)}")
+        if not adv.exact:
+            console.print(
+                "[yellow]Stopped by the time limit: lo..hi is the interval proved for a "
+                "value and its gain.[/yellow]"
+            )
         if adv.provisional:
             console.print(
                 f"[yellow]warning: provisional averages ({escape(adv.averages)}: fewer deals "
