@@ -514,6 +514,16 @@ def test_averages_deal_limit(tmp_path: Path) -> None:
     make_averages(out, deal_limit=0.002, tt_bytes=1 << 20, **opts)
     lines = [json.loads(x) for x in samples.read_text().splitlines()]
     assert len(lines) == 2 and lines[1]["limit"] == 0.002
+    # With one deal done (a made-up sample), the record says how many deals were left
+    # out and where the mean would lie with them (the tightest bounds proved).
+    b1, b2 = lines[0]["unfinished"][key], lines[1]["unfinished"][key]
+    lo, hi = max(b1[0], b2[0]), min(b1[1], b2[1])
+    with samples.open("a") as f:
+        f.write(json.dumps({"deal": "made up", "declarer": "N", "values": {key: -10}}) + "\n")
+    make_averages(out, deal_limit=0.002, time_limit=0, **opts)
+    (rec,) = json.loads(out.read_text())["averages"]
+    assert rec["deals"] == 1 and rec["mean"] == -10 and rec["left_out"] == 1
+    assert rec["mean_with_left_out"] == [(-10 + lo) / 2, (-10 + hi) / 2]
     # A declarer value within a limit: bounds only when the search was stopped.
     deal = lines[0]["deal"]
     dv = declarer_value(Solver(1 << 20), deal, "no-tricks", "E", time_limit=0.001)

@@ -27,7 +27,8 @@ is appended to.  A record from fewer deals than ``--deals`` asked for is marked
 that would hold a worker for hours), and the records stay provisional until it is
 in; ``--deal-limit S`` does it for every deal whose searches take over ``S`` seconds
 (the samples file notes it, with the bounds proved, and later runs try it again only
-with a larger limit or none).  Worker processes (``--jobs``, default: one a core) each
+with a larger limit or none; the record counts such deals, ``left_out``, and gives
+the interval of the mean with them, ``mean_with_left_out``).  Worker processes (``--jobs``, default: one a core) each
 keep one :class:`~barbu_dd.solver.Solver`.
 
 >>> from barbu_dd.solver import Solver
@@ -439,16 +440,19 @@ def make_averages(
         raise ParseError("no contract to average")
     # What is done already (deal text and declarer identify a sample).
     have: dict[tuple[str, str], dict[str, object]] = {}
-    # The largest deal limit at which a deal's contract was tried and not finished.
+    # The largest deal limit at which a deal's contract was tried and not finished,
+    # and the bounds proved for it.
     tried: dict[tuple[str, str], dict[str, float]] = {}
+    cut: dict[tuple[str, str], dict[str, Bounds]] = {}
     for line in _read_samples(sample_paths):
         k = (str(line.get("deal")), str(line.get("declarer")))
         vals = have.setdefault(k, {})
         vals.update(line.get("values", {}))  # type: ignore[call-overload]
         lim = float(line.get("limit", 0.0))  # type: ignore[arg-type]
-        for key in line.get("unfinished", {}):  # type: ignore[attr-defined]
+        for key, (lo, hi) in line.get("unfinished", {}).items():  # type: ignore[attr-defined]
             t = tried.setdefault(k, {})
             t[key] = max(t.get(key, 0.0), lim)
+            _narrow(cut.setdefault(k, {}), key, (lo, hi))
 
     def needed(deal_key: tuple[str, str], key: str) -> bool:
         if key in have.get(deal_key, {}):
@@ -491,7 +495,7 @@ def make_averages(
     left_out: list[int] = []
     try:
         with sample_paths[0].open("a", encoding="utf-8") as f:
-            for s, deal, decl, number, (values, cut, secs) in _run(
+            for s, deal, decl, number, (values, part_cut, secs) in _run(
                 todo, workers, tt_bytes, deadline, deal_limit
             ):
                 rec: dict[str, object] = {
@@ -503,16 +507,19 @@ def make_averages(
                     "values": values,
                     "seconds": round(secs, 3),
                 }
-                if cut:
-                    rec.update(unfinished={k: list(b) for k, b in cut.items()}, limit=deal_limit)
+                if part_cut:
+                    unfinished = {k: list(b) for k, b in part_cut.items()}
+                    rec.update(unfinished=unfinished, limit=deal_limit)
                     left_out.append(number)
                 f.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 f.flush()
                 have.setdefault((deal, decl), {}).update(values)
+                for key, bounds in part_cut.items():
+                    _narrow(cut.setdefault((deal, decl), {}), key, bounds)
                 if log:
                     what = f"{secs:.1f} s"
-                    if cut:
-                        spans = ", ".join(f"{lo}..{hi}" for lo, hi in cut.values())
+                    if part_cut:
+                        spans = ", ".join(f"{lo}..{hi}" for lo, hi in part_cut.values())
                         what = f"not finished in {deal_limit:g} s ({spans}), left out"
                     print(
                         f"{s.rules} board {number}: {what} "
@@ -520,7 +527,7 @@ def make_averages(
                         file=sys.stderr,
                     )
     finally:
-        data = _write_output(out_path, sets, have, deals, seed, command)
+        data = _write_output(out_path, sets, have, deals, seed, command, cut)
         if log and left_out:
             print(
                 f"{len(left_out)} deal(s) left out at the {deal_limit:g} s limit: boards "
@@ -577,6 +584,12 @@ def _run(
             raise
 
 
+def _narrow(into: dict[str, Bounds], key: str, b: Bounds) -> None:
+    """Keep the tightest interval proved for a value (tries at several limits)."""
+    old = into.get(key)
+    into[key] = b if old is None else (max(old[0], b[0]), min(old[1], b[1]))
+
+
 def _write_output(
     path: Path,
     sets: Sequence[_Set],
@@ -584,8 +597,13 @@ def _write_output(
     deals: int,
     seed: int,
     command: str | None,
+    cut: dict[tuple[str, str], dict[str, Bounds]] | None = None,
 ) -> dict[str, object]:
-    """Write the averages of the sets' contracts to ``path``, keeping its other records."""
+    """Write the averages of the sets' contracts to ``path``, keeping its other records.
+
+    A record with deals left out at a deal limit also has ``left_out`` (how many) and
+    ``mean_with_left_out``: the interval of the mean over the deals done and those,
+    from the bounds proved for them."""
     old: list[dict[str, object]] = []
     if path.exists():
         try:
@@ -609,6 +627,18 @@ def _write_output(
                 stderr=round(se, 4),
                 provisional=len(values) < deals,
             )
+            left = [
+                c[key] for d, c in (cut or {}).items() if key in c and key not in have.get(d, {})
+            ]
+            if left:
+                n = len(values) + len(left)
+                rec.update(
+                    left_out=len(left),
+                    mean_with_left_out=[
+                        round((sum(values) + sum(b[0] for b in left)) / n, 4),
+                        round((sum(values) + sum(b[1] for b in left)) / n, 4),
+                    ],
+                )
             if command:
                 rec["command"] = command
             new.append(rec)
