@@ -28,8 +28,8 @@ that would hold a worker for hours), and the records stay provisional until it i
 in; ``--deal-limit S`` does it for every deal whose searches take over ``S`` seconds
 (the samples file notes it, with the bounds proved, and later runs try it again only
 with a larger limit or none; the record counts such deals, ``left_out``, and gives
-the interval of the mean with them, ``mean_with_left_out``).  Worker processes (``--jobs``, default: one a core) each
-keep one :class:`~barbu_dd.solver.Solver`.
+the interval of the mean with them, ``mean_with_left_out``).  Worker processes
+(``--jobs``, default: one a core) each keep one :class:`~barbu_dd.solver.Solver`.
 
 >>> from barbu_dd.solver import Solver
 >>> declarer_value(Solver(1 << 20), "N:A2... K3... Q4... J5...", "trumps", "N")
