@@ -1542,8 +1542,9 @@ def best_contract(
     found: dict[int, ContractOption] = {}
     for attempt in range(1 if end is None else 2):
         if attempt:
+            assert end is not None
             order = [i for i in order if found[i].bounds is not None]
-            if not order or end is None or end - time.monotonic() < 0.05:
+            if not order or end - time.monotonic() < 0.05:
                 break
         for k, i in enumerate(order):
             c, avg = looked[i]

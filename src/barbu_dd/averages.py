@@ -144,9 +144,8 @@ def declarer_value(
         # an equal part of the time left to this search and the ``shares - 1`` after it
         left = None if deadline is None else max(deadline - time.monotonic(), 1e-3) / shares
         sol = solver.solve(deal, game, declarer=decl, seats=(decl,), time_limit=left)
-        if sol.bounds is not None and sol.bounds[decl] is not None:
-            b = sol.bounds[decl]
-            assert b is not None
+        b = sol.bounds[decl] if sol.bounds is not None else None
+        if b is not None:
             return b
         v = sol.scores[decl]
         assert v is not None
@@ -463,9 +462,11 @@ def make_averages(
     skipped = set(skip)
     boards = [b for b in random_boards(deals, seed, cards=cards) if b.number not in skipped]
     todo: list[tuple[_Set, str, str, int]] = []
+    done = 0  # deals with every contract of the set in already
     for s in sets:
         for b in boards:
             deal, decl = b.deal.to_pbn(), b.declarer().name
+            done += all(k in have.get((deal, decl), {}) for k in s.keys)
             missing = [
                 (n, k) for n, k in zip(s.contracts, s.keys, strict=True) if needed((deal, decl), k)
             ]
@@ -477,11 +478,6 @@ def make_averages(
                 assert b.number is not None
                 todo.append((part, deal, decl, b.number))
     if log:
-        done = sum(
-            all(k in have.get((b.deal.to_pbn(), b.declarer().name), {}) for k in s.keys)
-            for s in sets
-            for b in boards
-        )
         held = len(boards) * len(sets) - len(todo) - done
         print(
             f"{len(todo)} deal(s) to solve, {done} done"

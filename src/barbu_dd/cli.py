@@ -1010,6 +1010,12 @@ def table_cmd(
     _each_board(file, each)
 
 
+def _fmt_gain(o: analysis.ContractOption) -> str:
+    """A contract's gain, or the interval proved for it (``lo..hi``)."""
+    lo, hi = o.gain_bounds
+    return f"{lo:+.2f}" if o.bounds is None else f"{lo:+.2f}..{hi:+.2f}"
+
+
 @app.command("best")
 @handle_errors
 def best_cmd(
@@ -1074,12 +1080,11 @@ def best_cmd(
                 what += f" ({SUIT_SYMBOLS['SHDC'.index(o.trump)] if o.trump != 'NT' else 'NT'})"
             if o.start is not None and o.contract == "dominoes":
                 what += f" from the {o.start}"
-            glo, ghi = o.gain_bounds
             res.add_row(
                 escape(what),
                 _fmt_bounded(o.value, o.bounds),
                 f"{o.average:.2f} ± {o.stderr:.2f}",
-                f"{glo:+.2f}" if o.bounds is None else f"{glo:+.2f}..{ghi:+.2f}",
+                _fmt_gain(o),
                 str(o.deals),
                 style="bold green" if o is adv.best else "",
             )
@@ -1087,9 +1092,9 @@ def best_cmd(
         outer.add_row(_diagram(board.deal), res)
         console.print(outer)
         if adv.best is not None:
-            glo, ghi = adv.best.gain_bounds
-            gain = f"{glo:+.2f}" if adv.best.bounds is None else f"{glo:+.2f}..{ghi:+.2f}"
-            console.print(f"Advice: [bold]{escape(adv.best.title)}[/bold] (gain {gain})")
+            console.print(
+                f"Advice: [bold]{escape(adv.best.title)}[/bold] (gain {_fmt_gain(adv.best)})"
+            )
         else:
             names = ", ".join(o.title for o in adv.contenders)
             console.print(f"Advice: not decided within the time limit, between {escape(names)}")
