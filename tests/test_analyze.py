@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,13 @@ from barbu_dd.analyze import (
     playout,
     table,
 )
-from barbu_dd.averages import contract_key, declarer_value, load_averages, make_averages
+from barbu_dd.averages import (
+    contract_key,
+    declarer_value,
+    load_averages,
+    make_averages,
+    scaled_twins,
+)
 from barbu_dd.cards import Seat, card_name, parse_card
 from barbu_dd.cli import app
 from barbu_dd.contracts import Game, make_game
@@ -533,6 +540,51 @@ def test_averages_deal_limit(tmp_path: Path) -> None:
         exact = declarer_value(Solver(1 << 20), ending, c, "N")
         limited = declarer_value(Solver(1 << 20), ending, c, "N", time_limit=60)
         assert exact.exact and limited == exact
+
+
+def test_averages_scaled_twins(tmp_path: Path) -> None:
+    # French No Tricks and No Queens are the classic ones scaled (x5, x10/3): their
+    # values are taken from the classic ones, not solved again.
+    assert scaled_twins("no-hearts", rules="french") == []  # the A-heart differs
+    ((key, f),) = scaled_twins("no-tricks", rules="french")
+    assert (key["rules"], key["contract"], f) == ("classic", "no-tricks", 5)
+    out = tmp_path / "averages.json"
+    samples = out.with_suffix(".samples.jsonl")
+    opts: dict[str, Any] = {"deals": 4, "seed": 5, "cards": 3, "jobs": 1, "log": False}
+    make_averages(out, rules=["classic", "french"], contracts=["no-tricks", "no-queens"], **opts)
+    lines = [json.loads(x) for x in samples.read_text().splitlines()]
+    assert [x["rules"] for x in lines] == ["classic"] * 4  # nothing solved twice
+    recs = {(r["rules"], r["contract"]): r for r in json.loads(out.read_text())["averages"]}
+    for c, factor in (("no-tricks", 5), ("no-queens", Fraction(10, 3))):
+        fr, cl = recs["french", c], recs["classic", c]
+        assert fr["deals"] == cl["deals"] == 4
+        assert fr["mean"] == pytest.approx(float(cl["mean"] * factor), abs=1e-3)
+        assert fr["scaled_from"] == [
+            {"rules": "classic", "contract": c, "factor": str(factor), "deals": 4}
+        ]
+        assert "scaled_from" not in cl
+        # each French value is the French solve's
+        ck = next(k for k in lines[0]["values"] if f'"{c}"' in k)
+        for x in lines:
+            dv = declarer_value(Solver(1 << 20), x["deal"], c, x["declarer"], rules="french")
+            assert dv.value == x["values"][ck] * factor
+    # A French-only run finds the classic samples and solves nothing.
+    make_averages(out, rules=["french"], contracts=["no-queens"], **opts)
+    assert len(samples.read_text().splitlines()) == 4
+    # A deal left out for the classic contract is left out for its twin, bounds scaled.
+    key_nt = next(k for k in lines[0]["values"] if '"no-tricks"' in k)
+    with samples.open("a") as f:
+        cut = {"deal": "made up", "declarer": "N", "unfinished": {key_nt: [-4, -2]}, "limit": 9}
+        f.write(json.dumps(cut) + "\n")
+    make_averages(out, rules=["french"], contracts=["no-tricks"], deal_limit=9, **opts)
+    (rec,) = [
+        r
+        for r in json.loads(out.read_text())["averages"]
+        if r["rules"] == "french" and r["contract"] == "no-tricks"
+    ]
+    assert rec["left_out"] == 1
+    nt = [x["values"][key_nt] * 5 for x in lines]
+    assert rec["mean_with_left_out"] == pytest.approx([(sum(nt) - 20) / 5, (sum(nt) - 10) / 5])
 
 
 def test_best_contract(ending_averages: Path) -> None:

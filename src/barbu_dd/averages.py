@@ -28,7 +28,10 @@ that would hold a worker for hours), and the records stay provisional until it i
 in; ``--deal-limit S`` does it for every deal whose searches take over ``S`` seconds
 (the samples file notes it, with the bounds proved, and later runs try it again only
 with a larger limit or none; the record counts such deals, ``left_out``, and gives
-the interval of the mean with them, ``mean_with_left_out``).  Worker processes
+the interval of the mean with them, ``mean_with_left_out``).  A contract that is
+another's scaled (:func:`scaled_twins`: French No Queens is classic No Queens times
+10/3) takes its values from the other's samples (``scaled_from`` in its record) and
+is not solved again.  Worker processes
 (``--jobs``, default: one a core) each keep one :class:`~barbu_dd.solver.Solver`.
 
 >>> from barbu_dd.solver import Solver
@@ -48,12 +51,15 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 
 from .cards import RANK_CHARS, SUIT_CHARS, Seat, parse_seat
 from .contracts import (
+    RULE_SETS,
     Contract,
+    ContractScale,
     Game,
     Scale,
     contracts_of,
@@ -75,6 +81,7 @@ __all__ = [
     "contract_key",
     "load_averages",
     "make_averages",
+    "scaled_twins",
     "main",
 ]
 
@@ -213,6 +220,72 @@ def _key_text(key: dict[str, object]) -> str:
 def _record_key(record: dict[str, object]) -> str:
     """The key text of a record of the averages file."""
     return _key_text({k: record[k] for k in _KEY_FIELDS})
+
+
+def _play_form(g: Game) -> tuple[object, ...]:
+    """Everything of a game but its scoring that a declarer's value depends on: the
+    play duties and how :func:`declarer_value` chooses a trump suit or a start."""
+    c = g.contract
+    how = c.name if c.name in ("trumps", "tricks", "dominoes") else c.kind
+    return (how, g.heart_lead, g.king_duty, g.trump_duties, g.low_aces, g.ace_replays, g.start)
+
+
+def _factor(a: ContractScale, b: ContractScale) -> Fraction | None:
+    """The ``f > 0`` with ``a = f * b`` entry by entry, if there is one."""
+    xs = [*a.card_points, *a.trick_points, *a.places, a.penalty]
+    ys = [*b.card_points, *b.trick_points, *b.places, b.penalty]
+    f = next((Fraction(x, y) for x, y in zip(xs, ys, strict=True) if y), None)
+    if f is None or f <= 0 or any(Fraction(x) != f * y for x, y in zip(xs, ys, strict=True)):
+        return None
+    return f
+
+
+def _times(v: object, f: Fraction) -> Score:
+    """``v * f``, exact (an int where it is whole)."""
+    assert isinstance(v, int | float)
+    q = Fraction(v) * f
+    return int(q) if q.denominator == 1 else float(q)
+
+
+def scaled_twins(
+    contract: str,
+    *,
+    rules: str = "classic",
+    variants: Iterable[str] = (),
+    scale: Scale | None = None,
+    cards: int = 13,
+) -> list[tuple[dict[str, object], Fraction]]:
+    """The contracts of every rule set whose value for the declarer is this one's
+    times a factor: the same play (duties, trump or start chosen the same way) and
+    a scoring that is the other's times ``f > 0`` entry by entry, so every optimal
+    score is too.  Each comes as its key (:func:`contract_key`) and ``f``.
+
+    French No Tricks is classic No Tricks times 5, French No Queens classic No
+    Queens times 10/3; the French No Hearts is not classic No Hearts scaled (the A♥).
+
+    >>> [(k["rules"], str(f)) for k, f in scaled_twins("no-queens", rules="french")]
+    [('classic', '10/3')]
+    """
+    vs = tuple(variants)
+
+    def game(c: Contract, r: str) -> Game:
+        return make_game(c, rules=r, variants=vs, scale=scale, trump="S" if c.needs_trump else None)
+
+    me = find_contract(contract, rules)
+    g = game(me, rules)
+    key = contract_key(me, rules=rules, variants=vs, scale=scale, cards=cards)
+    out: list[tuple[dict[str, object], Fraction]] = []
+    for r in RULE_SETS:
+        for c in contracts_of(r, vs):
+            try:
+                g2 = game(c, r)
+            except ParseError:
+                continue
+            k2 = contract_key(c, rules=r, variants=vs, scale=scale, cards=cards)
+            f = _factor(g.scoring, g2.scoring) if _play_form(g) == _play_form(g2) else None
+            if f is not None and k2 != key:
+                out.append((k2, f))
+    return out
 
 
 @dataclass(frozen=True)
@@ -453,16 +526,52 @@ def make_averages(
             t[key] = max(t.get(key, 0.0), lim)
             _narrow(cut.setdefault(k, {}), key, (lo, hi))
 
+    # A contract that is another's scaled (scaled_twins) takes its values from the
+    # other's, and is not solved when the other is asked for before it in this run.
+    order = {k: i for i, k in enumerate(k for s in sets for k in s.keys)}
+    twins: dict[str, list[tuple[str, Fraction]]] = {}
+    for s in sets:
+        for name, key in zip(s.contracts, s.keys, strict=True):
+            found = scaled_twins(name, rules=s.rules, variants=vs, scale=sc, cards=cards)
+            # those solved in this run first, then the others
+            twins[key] = sorted(
+                ((_key_text(k2), f) for k2, f in found),
+                key=lambda t: order.get(t[0], len(order)),
+            )
+    scaled: dict[str, dict[str, int]] = {}  # key -> twin key -> values taken from it
+
+    def derive(deal_key: tuple[str, str]) -> None:
+        vals = have.setdefault(deal_key, {})
+        bounds = cut.get(deal_key, {})
+        for key, pairs in twins.items():
+            if key in vals:
+                continue
+            for k2, f in pairs:
+                if k2 in vals:
+                    vals[key] = _times(vals[k2], f)
+                    n = scaled.setdefault(key, {})
+                    n[k2] = n.get(k2, 0) + 1
+                    break
+                if k2 in bounds and key not in bounds:
+                    lo, hi = bounds[k2]
+                    bounds[key] = (_times(lo, f), _times(hi, f))
+                    tried.setdefault(deal_key, {})[key] = tried[deal_key][k2]
+
+    for deal_key in list(have):
+        derive(deal_key)
+
     def needed(deal_key: tuple[str, str], key: str) -> bool:
         if key in have.get(deal_key, {}):
             return False
+        if any(order.get(k2, len(order)) < order[key] for k2, _ in twins[key]):
+            return False  # taken from a twin solved first
         at = tried.get(deal_key, {}).get(key)
         return at is None or deal_limit is None or deal_limit > at
 
     skipped = set(skip)
     boards = [b for b in random_boards(deals, seed, cards=cards) if b.number not in skipped]
     todo: list[tuple[_Set, str, str, int]] = []
-    done = 0  # deals with every contract of the set in already
+    done = held = 0  # deals with every contract of the set in already; left out
     for s in sets:
         for b in boards:
             deal, decl = b.deal.to_pbn(), b.declarer().name
@@ -470,6 +579,7 @@ def make_averages(
             missing = [
                 (n, k) for n, k in zip(s.contracts, s.keys, strict=True) if needed((deal, decl), k)
             ]
+            held += not missing and any(k in tried.get((deal, decl), {}) for k in s.keys)
             if missing:
                 # Only the contracts this deal still lacks.
                 part = replace(
@@ -478,7 +588,6 @@ def make_averages(
                 assert b.number is not None
                 todo.append((part, deal, decl, b.number))
     if log:
-        held = len(boards) * len(sets) - len(todo) - done
         print(
             f"{len(todo)} deal(s) to solve, {done} done"
             + (f", {held} left out at an earlier deal limit" if held else ""),
@@ -512,6 +621,9 @@ def make_averages(
                 have.setdefault((deal, decl), {}).update(values)
                 for key, bounds in part_cut.items():
                     _narrow(cut.setdefault((deal, decl), {}), key, bounds)
+                    t = tried.setdefault((deal, decl), {})
+                    t[key] = max(t.get(key, 0.0), deal_limit or 0.0)
+                derive((deal, decl))
                 if log:
                     what = f"{secs:.1f} s"
                     if part_cut:
@@ -523,7 +635,7 @@ def make_averages(
                         file=sys.stderr,
                     )
     finally:
-        data = _write_output(out_path, sets, have, deals, seed, command, cut)
+        data = _write_output(out_path, sets, have, deals, seed, command, cut, scaled, twins)
         if log and left_out:
             print(
                 f"{len(left_out)} deal(s) left out at the {deal_limit:g} s limit: boards "
@@ -594,12 +706,15 @@ def _write_output(
     seed: int,
     command: str | None,
     cut: dict[tuple[str, str], dict[str, Bounds]] | None = None,
+    scaled: dict[str, dict[str, int]] | None = None,
+    twins: dict[str, list[tuple[str, Fraction]]] | None = None,
 ) -> dict[str, object]:
     """Write the averages of the sets' contracts to ``path``, keeping its other records.
 
     A record with deals left out at a deal limit also has ``left_out`` (how many) and
     ``mean_with_left_out``: the interval of the mean over the deals done and those,
-    from the bounds proved for them."""
+    from the bounds proved for them.  One with values taken from a scaled twin has
+    ``scaled_from``: the twin's rule set and contract, the factor and how many deals."""
     old: list[dict[str, object]] = []
     if path.exists():
         try:
@@ -635,6 +750,17 @@ def _write_output(
                         round((sum(values) + sum(b[1] for b in left)) / n, 4),
                     ],
                 )
+            factors = dict((twins or {}).get(key, []))
+            if scaled and key in scaled:
+                rec["scaled_from"] = [
+                    {
+                        "rules": json.loads(k2)["rules"],
+                        "contract": json.loads(k2)["contract"],
+                        "factor": str(factors[k2]),
+                        "deals": n,
+                    }
+                    for k2, n in scaled[key].items()
+                ]
             if command:
                 rec["command"] = command
             new.append(rec)
