@@ -575,11 +575,12 @@ def make_averages(
     for s in sets:
         for b in boards:
             deal, decl = b.deal.to_pbn(), b.declarer().name
-            done += all(k in have.get((deal, decl), {}) for k in s.keys)
+            full = all(k in have.get((deal, decl), {}) for k in s.keys)
             missing = [
                 (n, k) for n, k in zip(s.contracts, s.keys, strict=True) if needed((deal, decl), k)
             ]
-            held += not missing and any(k in tried.get((deal, decl), {}) for k in s.keys)
+            done += full
+            held += not (full or missing) and any(k in tried.get((deal, decl), {}) for k in s.keys)
             if missing:
                 # Only the contracts this deal still lacks.
                 part = replace(
