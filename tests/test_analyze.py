@@ -597,6 +597,22 @@ def test_best_contract(ending_averages: Path) -> None:
     for o in adv.options:
         assert o.value == declarer_value(Solver(1 << 20), deal, o.contract, "N").value
         assert o.gain == pytest.approx(o.value - avgs.lookup(o.contract, cards=3).mean)
+    # With the K-heart duty Barbu has no average in the file: still valued, no gain, out
+    # of the advice, and the advice says so.
+    kd = best_contract(deal, declarer="N", averages=ending_averages, variants=["king-duty"])
+    (barbu,) = [o for o in kd.options if o.contract == "barbu"]
+    assert (
+        barbu.value
+        == declarer_value(Solver(1 << 20), deal, "barbu", "N", variants=["king-duty"]).value
+    )
+    assert barbu.average is barbu.gain is barbu.gain_bounds is None
+    assert kd.missing == ("barbu",) and "no average for barbu" in kd.notes[0]
+    others = [o for o in kd.options if o.contract != "barbu"]
+    assert kd.best is not None and kd.best.gain == max(o.gain for o in others)
+    assert barbu not in kd.contenders and kd.as_dict()["missing"] == ["barbu"]
+    # With none at all, the command that makes them.
+    with pytest.raises(ParseError, match="no average for no-tricks .*french"):
+        best_contract(deal, declarer="N", averages=ending_averages, rules="french")
     fewer = best_contract(deal, declarer="N", averages=ending_averages, played=["barbu", "trumps"])
     assert [o.contract for o in fewer.options] == names[:3] + ["no-last-two"]
     with pytest.raises(ParseError, match="unknown contract"):
@@ -680,6 +696,8 @@ def test_cli_best(tmp_path: Path, ending_averages: Path) -> None:
     assert code == 0 and "Advice:" in out and "No Tricks" not in out
     code, _, err = run("best", f, "--averages", str(tmp_path / "none.json"))
     assert code == 1 and "cannot read averages file" in err
+    code, out, _ = run("best", f, "--averages", str(ending_averages), "--variant", "king-duty")
+    assert code == 0 and "Advice:" in out and "note: no average for barbu" in out
     # A time limit that the ending's searches never reach changes nothing.
     code, out, _ = run("best", f, "--averages", str(ending_averages), "--time-limit", "60")
     assert code == 0 and f"Advice: {want.best.title}" in out and "Stopped" not in out

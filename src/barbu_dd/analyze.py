@@ -62,7 +62,15 @@ from typing import Literal
 
 from .batch import _spawn_pool, _stop_pool, table_contracts
 from .cards import RANK_CHARS, SUIT_CHARS, Card, Rank, Seat, card_name, parse_card, parse_seat
-from .contracts import Game, Scale, contracts_of, find_contract, make_game, parse_variants
+from .contracts import (
+    Contract,
+    Game,
+    Scale,
+    contracts_of,
+    find_contract,
+    make_game,
+    parse_variants,
+)
 from .deal import Deal, Trick
 from .dominoes import possible_starts
 from .errors import IllegalPlayError, InvalidPositionError, ParseError
@@ -538,15 +546,18 @@ class ContractOption:
     ``deals`` and ``stderr`` describe the average (random deals, standard error).
     Where a time limit stopped the search, ``value`` and ``gain`` are ``None`` and
     ``bounds`` is the interval proved for the value (``gain_bounds`` for the gain).
+    Where the averages file has no average for the contract, ``average``, ``gain``,
+    ``deals``, ``stderr`` and ``gain_bounds`` are ``None``, and the option is left out
+    of the advice.
     """
 
     contract: str
     title: str
     value: Score | None
-    average: float
+    average: float | None
     gain: float | None
-    deals: int
-    stderr: float
+    deals: int | None
+    stderr: float | None
     trump: str | None = None
     start: str | None = None
     bounds: Bounds | None = None
@@ -560,8 +571,10 @@ class ContractOption:
         return self.value, self.value
 
     @property
-    def gain_bounds(self) -> tuple[float, float]:
-        """The interval of the gain (one point when exact)."""
+    def gain_bounds(self) -> tuple[float, float] | None:
+        """The interval of the gain (one point when exact; ``None`` without an average)."""
+        if self.average is None:
+            return None
         lo, hi = self.value_bounds
         return lo - self.average, hi - self.average
 
@@ -572,17 +585,15 @@ class ContractOption:
             "trump": self.trump,
             "start": self.start,
             "value": self.value,
-            "average": round(self.average, 4),
+            "average": None if self.average is None else round(self.average, 4),
             "gain": None if self.gain is None else round(self.gain, 4),
             "deals": self.deals,
-            "stderr": round(self.stderr, 4),
+            "stderr": None if self.stderr is None else round(self.stderr, 4),
+            **({} if self.bounds is None else {"bounds": list(self.bounds)}),
             **(
-                {}
-                if self.bounds is None
-                else {
-                    "bounds": list(self.bounds),
-                    "gain_bounds": [round(g, 4) for g in self.gain_bounds],
-                }
+                {"gain_bounds": [round(g, 4) for g in gb]}
+                if self.bounds is not None and (gb := self.gain_bounds) is not None
+                else {}
             ),
         }
 
@@ -596,6 +607,8 @@ class Advice:
     the averages file asks for (see :mod:`barbu_dd.averages`).  Under a time limit,
     ``contenders`` are the options whose gain may still be the largest (by the
     bounds proved), and ``best`` is ``None`` while there are more than one.
+    ``missing`` names the contracts the averages file has no average for (values
+    only, left out of the advice) and ``notes`` says so.
     """
 
     deal: str
@@ -608,6 +621,8 @@ class Advice:
     provisional: bool = False
     seconds: float = 0.0
     contenders: tuple[ContractOption, ...] = ()
+    missing: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
     @property
     def exact(self) -> bool:
@@ -629,6 +644,8 @@ class Advice:
             "exact": self.exact,
             "averages": self.averages,
             "provisional": self.provisional,
+            "missing": list(self.missing),
+            "notes": list(self.notes),
             "seconds": round(self.seconds, 6),
         }
 
@@ -1498,7 +1515,9 @@ def best_contract(
     file shipped with the package, or ``averages``), and the gain over it.  The advice
     is the contract with the largest gain (the first in the rule set's order on a tie).
     On an ending (averages made with ``--cards``, for tests) Dominoes and the
-    Réussite are left out.
+    Réussite are left out.  A contract the averages file has no average for (another
+    rule set's variant, a scale of one's own) is still valued, with no gain, and left
+    out of the advice (``missing``, ``notes``).
 
     ``time_limit`` (seconds for the deal; Dominoes and the Réussite, quick, are not
     limited): the positive contracts are solved first, and each contract's searches
@@ -1509,11 +1528,11 @@ def best_contract(
     ``best`` is ``None`` and ``contenders`` lists those still in the running.
 
     :raises ParseError: for an unknown contract in ``played``, a rule set, variant or
-        scale the averages file has no values for, no contract left, or a time limit
-        that is not a positive number.
+        scale the averages file has no average for at all, no contract left, or a time
+        limit that is not a positive number.
     :raises InvalidPositionError: for an impossible position.
     """
-    from .averages import declarer_value, load_averages
+    from .averages import Average, declarer_value, load_averages
 
     check_limits(time_limit)
     t0 = time.perf_counter()
@@ -1533,9 +1552,22 @@ def best_contract(
     if not todo:
         raise ParseError("no contract left: every contract of the rule set was played")
     table_ = load_averages(averages)
-    looked = [
-        (c, table_.lookup(c, rules=rules, variants=vs, scale=scale, cards=cards)) for c in todo
-    ]
+    looked: list[tuple[Contract, Average | None]] = []
+    errors: list[ParseError] = []
+    for c in todo:
+        try:
+            looked.append((c, table_.lookup(c, rules=rules, variants=vs, scale=scale, cards=cards)))
+        except ParseError as e:
+            looked.append((c, None))
+            errors.append(e)
+    if len(errors) == len(todo):
+        raise errors[0]  # no average at all: nothing to advise on
+    missing = tuple(c.name for c, avg in looked if avg is None)
+    notes = tuple(
+        f"no average for {', '.join(missing)} in {table_.source}: gain unavailable, "
+        "left out of the advice"
+        for _ in missing[:1]
+    )
     # Under a limit the positive contracts (quick) first, then the others; the time
     # left at the end goes to a second try at the values not finished.
     order = sorted(range(len(looked)), key=lambda i: end is not None and not looked[i][0].positive)
@@ -1558,10 +1590,10 @@ def best_contract(
                 c.name,
                 c.title,
                 val.value if val.exact else None,
-                avg.mean,
-                val.value - avg.mean if val.exact else None,
-                avg.deals,
-                avg.stderr,
+                None if avg is None else avg.mean,
+                val.value - avg.mean if val.exact and avg is not None else None,
+                None if avg is None else avg.deals,
+                None if avg is None else avg.stderr,
                 trump=val.trump,
                 start=val.start,
                 bounds=val.bounds,
@@ -1576,9 +1608,11 @@ def best_contract(
         options,
         best,
         table_.source,
-        any(avg.provisional for _, avg in looked),
+        any(avg is not None and avg.provisional for _, avg in looked),
         time.perf_counter() - t0,
         contenders,
+        missing,
+        notes,
     )
 
 
@@ -1588,7 +1622,8 @@ def pick_contract(
     """The advice among the options, and the contenders: the options whose gain may
     be the largest, by the intervals proved.  The advice is the first contender (in
     the rule set's order) whose gain is proved at least every other's, else ``None``;
-    with exact values, the largest gain, the first on a tie.
+    with exact values, the largest gain, the first on a tie.  An option without an
+    average (no gain) is never a contender.
 
     >>> o = [ContractOption("a", "A", 3, 0.0, 3.0, 1, 0.0),
     ...      ContractOption("b", "B", None, 0.0, None, 1, 0.0, bounds=(1, 5)),
@@ -1601,14 +1636,17 @@ def pick_contract(
     >>> pick_contract([o[1], ContractOption("d", "D", 5, 0.0, 5.0, 1, 0.0)])[0].contract
     'd'
     """
-    floor = max(o.gain_bounds[0] for o in options)
-    contenders = tuple(o for o in options if o.gain_bounds[1] >= floor)
+    gains = [(o, g) for o in options if (g := o.gain_bounds) is not None]
+    if not gains:
+        return None, ()
+    floor = max(lo for _, (lo, _) in gains)
+    contenders = [(o, g) for o, g in gains if g[1] >= floor]
     best = next(
         (
             x
-            for x in contenders
-            if all(x.gain_bounds[0] >= y.gain_bounds[1] for y in contenders if y is not x)
+            for x, (lo, _) in contenders
+            if all(lo >= hi for y, (_, hi) in contenders if y is not x)
         ),
         None,
     )
-    return best, contenders
+    return best, tuple(o for o, _ in contenders)

@@ -1011,8 +1011,11 @@ def table_cmd(
 
 
 def _fmt_gain(o: analysis.ContractOption) -> str:
-    """A contract's gain, or the interval proved for it (``lo..hi``)."""
-    lo, hi = o.gain_bounds
+    """A contract's gain, or the interval proved for it (``lo..hi``); ``-`` without
+    an average."""
+    if (g := o.gain_bounds) is None:
+        return "-"
+    lo, hi = g
     return f"{lo:+.2f}" if o.bounds is None else f"{lo:+.2f}..{hi:+.2f}"
 
 
@@ -1083,9 +1086,9 @@ def best_cmd(
             res.add_row(
                 escape(what),
                 _fmt_bounded(o.value, o.bounds),
-                f"{o.average:.2f} ± {o.stderr:.2f}",
+                "-" if o.average is None else f"{o.average:.2f} ± {o.stderr or 0:.2f}",
                 _fmt_gain(o),
-                str(o.deals),
+                "-" if o.deals is None else str(o.deals),
                 style="bold green" if o is adv.best else "",
             )
         outer = Table.grid(padding=(0, 4))
@@ -1108,6 +1111,8 @@ def best_cmd(
                 f"[yellow]warning: provisional averages ({escape(adv.averages)}: fewer deals "
                 "than asked for)[/yellow]"
             )
+        for note in adv.notes:
+            console.print(f"[yellow]note: {escape(note)}[/yellow]")
         console.print(f"[dim]{adv.seconds * 1000:.1f} ms[/dim]\n")
 
     _each_board(file, each)
