@@ -624,7 +624,20 @@ def test_shipped_averages_load() -> None:
     assert a.records
     for r in a.records:
         assert r["cards"] == 13 and r["provisional"] == (r["deals"] < 2000)
+        # a record taken from a scaled twin is the twin's times the factor
+        for src in r.get("scaled_from", []):
+            (twin,) = [
+                t
+                for t in a.records
+                if (t["rules"], t["contract"], t["variants"])
+                == (src["rules"], src["contract"], r["variants"])
+            ]
+            assert src["deals"] == r["deals"] == twin["deals"]
+            assert r["mean"] == pytest.approx(
+                float(twin["mean"] * Fraction(src["factor"])), abs=1e-3
+            )
     assert a.lookup("dominoes").deals >= 1
+    assert a.lookup("no-queens", rules="french").deals == a.lookup("no-queens").deals
 
 
 # -- the commands ----------------------------------------------------------------------------
