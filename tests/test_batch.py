@@ -428,8 +428,10 @@ def test_kill_9_and_resume(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     args = ["batch", str(src), "-c", "barbu", "-c", "no-queens", "-o", str(out), "-q"]
     env = {**os.environ, "PYTHONPATH": str(SRC)}
+    # One board a task: with automatic chunks an idle machine solves the 500 tiny
+    # boards in a few tasks, all written before the kill lands.
     proc = subprocess.Popen(
-        [sys.executable, "-m", "barbu_dd", *args, "-w", "2"],
+        [sys.executable, "-m", "barbu_dd", *args, "-w", "2", "--chunk", "1"],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
