@@ -1563,10 +1563,13 @@ def best_contract(
     if len(errors) == len(todo):
         raise errors[0]  # no average at all: nothing to advise on
     missing = tuple(c.name for c, avg in looked if avg is None)
-    notes = tuple(
-        f"no average for {', '.join(missing)} in {table_.source}: gain unavailable, "
-        "left out of the advice"
-        for _ in missing[:1]
+    notes = (
+        (
+            f"no average for {', '.join(missing)} in {table_.source}: gain unavailable, "
+            "left out of the advice",
+        )
+        if missing
+        else ()
     )
     # Under a limit the positive contracts (quick) first, then the others; the time
     # left at the end goes to a second try at the values not finished.
