@@ -587,9 +587,8 @@ def _summaries(
         deals: int | None = None
         provisional = False
         if averages is not None:
-            try:
-                a = averages.lookup(c, rules=rules, variants=variants, scale=scale)
-            except ParseError:
+            a = averages.find(c, rules=rules, variants=variants, scale=scale)
+            if a is None:
                 missing.append(c.name)
             else:
                 avg, deals, provisional = a.mean, a.deals, a.provisional

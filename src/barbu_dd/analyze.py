@@ -63,7 +63,6 @@ from typing import Literal
 from .batch import _spawn_pool, _stop_pool, table_contracts
 from .cards import RANK_CHARS, SUIT_CHARS, Card, Rank, Seat, card_name, parse_card, parse_seat
 from .contracts import (
-    Contract,
     Game,
     Scale,
     contracts_of,
@@ -1532,7 +1531,7 @@ def best_contract(
         limit that is not a positive number.
     :raises InvalidPositionError: for an impossible position.
     """
-    from .averages import Average, declarer_value, load_averages
+    from .averages import declarer_value, load_averages
 
     check_limits(time_limit)
     t0 = time.perf_counter()
@@ -1552,16 +1551,10 @@ def best_contract(
     if not todo:
         raise ParseError("no contract left: every contract of the rule set was played")
     table_ = load_averages(averages)
-    looked: list[tuple[Contract, Average | None]] = []
-    errors: list[ParseError] = []
-    for c in todo:
-        try:
-            looked.append((c, table_.lookup(c, rules=rules, variants=vs, scale=scale, cards=cards)))
-        except ParseError as e:
-            looked.append((c, None))
-            errors.append(e)
-    if len(errors) == len(todo):
-        raise errors[0]  # no average at all: nothing to advise on
+    looked = [(c, table_.find(c, rules=rules, variants=vs, scale=scale, cards=cards)) for c in todo]
+    if all(avg is None for _, avg in looked):
+        # no average at all: nothing to advise on (the error names the command)
+        table_.lookup(todo[0], rules=rules, variants=vs, scale=scale, cards=cards)
     missing = tuple(c.name for c, avg in looked if avg is None)
     notes = (
         (

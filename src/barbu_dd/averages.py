@@ -306,6 +306,35 @@ class Averages:
     records: tuple[dict[str, object], ...]
     source: str
 
+    def find(
+        self,
+        contract: str | Contract,
+        *,
+        rules: str = "classic",
+        variants: Iterable[str] = (),
+        scale: Scale | str | Path | None = None,
+        cards: int = 13,
+    ) -> Average | None:
+        """:meth:`lookup`, or ``None`` where the file has no record for the contract.
+
+        :raises ParseError: for an unknown contract, rule set or variant.
+        """
+        return self._find(
+            contract_key(contract, rules=rules, variants=variants, scale=scale, cards=cards)
+        )
+
+    def _find(self, key: dict[str, object]) -> Average | None:
+        for r in self.records:
+            if all(r.get(k) == v for k, v in key.items()):
+                return Average(
+                    float(r["mean"]),  # type: ignore[arg-type]
+                    int(r["deals"]),  # type: ignore[call-overload]
+                    float(r["sd"]),  # type: ignore[arg-type]
+                    float(r["stderr"]),  # type: ignore[arg-type]
+                    bool(r.get("provisional", False)),
+                )
+        return None
+
     def lookup(
         self,
         contract: str | Contract,
@@ -321,15 +350,9 @@ class Averages:
             makes one).
         """
         key = contract_key(contract, rules=rules, variants=variants, scale=scale, cards=cards)
-        for r in self.records:
-            if all(r.get(k) == v for k, v in key.items()):
-                return Average(
-                    float(r["mean"]),  # type: ignore[arg-type]
-                    int(r["deals"]),  # type: ignore[call-overload]
-                    float(r["sd"]),  # type: ignore[arg-type]
-                    float(r["stderr"]),  # type: ignore[arg-type]
-                    bool(r.get("provisional", False)),
-                )
+        found = self._find(key)
+        if found is not None:
+            return found
         variants_ = [str(v) for v in key["variants"]]  # type: ignore[attr-defined]
         what = f"{key['contract']} ({key['rules']} rules"
         what += f", variants {', '.join(variants_)}" if variants_ else ""
@@ -538,7 +561,8 @@ def make_averages(
                 ((_key_text(k2), f) for k2, f in found),
                 key=lambda t: order.get(t[0], len(order)),
             )
-    scaled: dict[str, dict[str, int]] = {}  # key -> twin key -> values taken from it
+    # key -> twin key -> (factor, how many values taken from it)
+    scaled: dict[str, dict[str, tuple[Fraction, int]]] = {}
 
     def derive(deal_key: tuple[str, str]) -> None:
         vals = have.setdefault(deal_key, {})
@@ -549,8 +573,8 @@ def make_averages(
             for k2, f in pairs:
                 if k2 in vals:
                     vals[key] = _times(vals[k2], f)
-                    n = scaled.setdefault(key, {})
-                    n[k2] = n.get(k2, 0) + 1
+                    from_twin = scaled.setdefault(key, {})
+                    from_twin[k2] = (f, from_twin.get(k2, (f, 0))[1] + 1)
                     break
                 if k2 in bounds and key not in bounds:
                     lo, hi = bounds[k2]
@@ -636,7 +660,7 @@ def make_averages(
                         file=sys.stderr,
                     )
     finally:
-        data = _write_output(out_path, sets, have, deals, seed, command, cut, scaled, twins)
+        data = _write_output(out_path, sets, have, deals, seed, command, cut, scaled)
         if log and left_out:
             print(
                 f"{len(left_out)} deal(s) left out at the {deal_limit:g} s limit: boards "
@@ -707,8 +731,7 @@ def _write_output(
     seed: int,
     command: str | None,
     cut: dict[tuple[str, str], dict[str, Bounds]] | None = None,
-    scaled: dict[str, dict[str, int]] | None = None,
-    twins: dict[str, list[tuple[str, Fraction]]] | None = None,
+    scaled: dict[str, dict[str, tuple[Fraction, int]]] | None = None,
 ) -> dict[str, object]:
     """Write the averages of the sets' contracts to ``path``, keeping its other records.
 
@@ -751,16 +774,15 @@ def _write_output(
                         round((sum(values) + sum(b[1] for b in left)) / n, 4),
                     ],
                 )
-            factors = dict((twins or {}).get(key, []))
             if scaled and key in scaled:
                 rec["scaled_from"] = [
                     {
                         "rules": json.loads(k2)["rules"],
                         "contract": json.loads(k2)["contract"],
-                        "factor": str(factors[k2]),
+                        "factor": str(f),
                         "deals": n,
                     }
-                    for k2, n in scaled[key].items()
+                    for k2, (f, n) in scaled[key].items()
                 ]
             if command:
                 rec["command"] = command
