@@ -435,8 +435,10 @@ def test_table_on_worker_processes() -> None:
             (r.scores, r.title, r.trump, r.start, r.best) for r in one.rows
         ]
         assert (two.best_trump, two.best_trump_value) == (one.best_trump, one.best_trump_value)
-    with pytest.raises(ParseError, match="workers must be 1 or more"):
+    with pytest.raises(ParseError, match="workers must be 1 to"):
         table(deal, declarer="N", workers=0)
+    with pytest.raises(ParseError, match="workers must be 1 to"):
+        table(deal, declarer="N", workers=10_000)
     # a worker's error reaches the caller as itself
     with pytest.raises(InvalidPositionError, match="unequal size"):
         table("N:A2.K3.. Q4.2.3. 5.A4.. 6.Q.5.", declarer="N", workers=2)

@@ -53,6 +53,7 @@ Decisions:
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -63,9 +64,18 @@ from typing import Any
 
 import numpy as np
 
-from .batch import _spawn_pool, _stop_pool, default_workers
-from .cards import ALL_CARDS, RANK_CHARS, SUIT_CHARS, Rank, Seat, hand_from_pbn, hand_to_pbn
-from .cards import parse_seat as _parse_seat
+from .averages import Averages, load_averages
+from .batch import _spawn_pool, _stop_pool, check_workers, default_workers
+from .cards import (
+    ALL_CARDS,
+    RANK_CHARS,
+    SUIT_CHARS,
+    Rank,
+    Seat,
+    hand_from_pbn,
+    hand_to_pbn,
+    to_seat,
+)
 from .contracts import (
     Contract,
     Game,
@@ -96,6 +106,7 @@ __all__ = [
     "choose_option",
     "advise",
     "plot_advice",
+    "check_plot_path",
 ]
 
 #: The declarer's seat when none is given.
@@ -169,10 +180,6 @@ def parse_hand(text: str) -> int:
     return mask
 
 
-def _seat(value: Seat | int | str) -> Seat:
-    return _parse_seat(value) if isinstance(value, str) else Seat(value)
-
-
 def deal_samples(hand: int, declarer: Seat | int | str, n: int, seed: int) -> list[Deal]:
     """``n`` random deals where the declarer holds ``hand`` (see the module's decisions).
 
@@ -186,7 +193,7 @@ def deal_samples(hand: int, declarer: Seat | int | str, n: int, seed: int) -> li
         raise ValueError(f"the number of samples must be 0 or more, got {n}")
     if hand.bit_count() != 13:
         raise ValueError("the declarer's hand must hold 13 cards")
-    decl = _seat(declarer)
+    decl = to_seat(declarer)
     rest = [c for c in ALL_CARDS if not hand >> c & 1]
     others = (decl.left, decl.left.left, decl.right)
     rng = random.Random(seed)
@@ -682,7 +689,7 @@ def advise(
     rules: str = "classic",
     variants: Iterable[str] = (),
     scale: Scale | str | Path | None = None,
-    averages: str | Path | None = None,
+    averages: str | Path | Averages | None = None,
     doubles: str | None = None,
     doubles_left: int | None = None,
     on_progress: Callable[[int, int, str | None], None] | None = None,
@@ -705,15 +712,13 @@ def advise(
         averages file, a contract given twice, no contract left, or ``samples < 1``.
     :raises InvalidPositionError: for a card given twice in the hand.
     """
-    from .averages import load_averages
-
     t0 = time.perf_counter()
     mask = parse_hand(hand) if isinstance(hand, str) else int(hand)
     if mask.bit_count() != 13:
         raise ParseError(f"a hand must hold 13 cards, got {mask.bit_count()}")
     if samples < 1:
         raise ParseError(f"samples must be 1 or more, got {samples}")
-    decl = _seat(declarer)
+    decl = to_seat(declarer)
     rules = normalize_name(rules)
     vs = tuple(sorted(parse_variants(variants)))
     sc = load_scale(scale) if isinstance(scale, (str, Path)) else scale
@@ -745,13 +750,10 @@ def advise(
         columns.extend(cols)
     labels = tuple(col.label for col in columns)
     games = tuple(_game_of(col, rules, vs, sc) for col in columns)
-    table_ = load_averages(averages)
+    table_ = averages if isinstance(averages, Averages) else load_averages(averages)
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
-    n_workers = default_workers() if workers is None else workers
-    if n_workers < 1:
-        raise ParseError(f"workers must be 1 or more, got {n_workers}")
-    n_workers = min(n_workers, samples)
+    n_workers = min(check_workers(default_workers() if workers is None else workers), samples)
     deals = [d.to_pbn() for d in deal_samples(mask, decl, samples, seed)]
 
     rows = np.full((samples, len(columns)), np.nan)
@@ -869,11 +871,30 @@ def advise(
 # -- the picture ----------------------------------------------------------------------------
 
 
+def check_plot_path(path: str | Path) -> None:
+    """Check, before any work, that :func:`plot_advice` can write ``path``: a ``.png``
+    name in a directory that exists and may be written to.
+
+    :raises ParseError: naming the path and the problem.
+    """
+    p = Path(path)
+    if p.suffix.lower() != ".png":
+        raise ParseError(f"--plot wants a file name ending in .png, got {str(path)!r}")
+    parent = p.parent if str(p.parent) else Path(".")
+    if p.is_dir():
+        raise ParseError(f"cannot write plot {str(path)!r}: it is a directory")
+    if not parent.is_dir():
+        raise ParseError(f"cannot write plot {str(path)!r}: no directory {str(parent)!r}")
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise ParseError(f"cannot write plot {str(path)!r}: permission denied")
+
+
 def plot_advice(advice: Advice, path: str | Path) -> None:
     """Draw the distribution of the declarer's score per contract (the chosen suit or
     rank) to an image file (PNG), the mean and its 95% interval marked.
 
-    :raises BarbuError: if matplotlib is not installed (``pip install 'barbu-dd[plot]'``).
+    :raises BarbuError: if matplotlib is not installed (``pip install 'barbu-dd[plot]'``)
+        or the file cannot be written.
     """
     try:
         import matplotlib
@@ -915,5 +936,9 @@ def plot_advice(advice: Advice, path: str | Path) -> None:
     ax.set_title(f"{advice.hand}: score per contract (mean and 95% interval)")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(str(path), dpi=100)
-    plt.close(fig)
+    try:
+        fig.savefig(str(path), dpi=100, format="png")
+    except OSError as e:
+        raise BarbuError(f"cannot write plot {str(path)!r}: {e.strerror or e}") from None
+    finally:
+        plt.close(fig)

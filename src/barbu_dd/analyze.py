@@ -60,8 +60,18 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal
 
-from .batch import _spawn_pool, _stop_pool, table_contracts
-from .cards import RANK_CHARS, SUIT_CHARS, Card, Rank, Seat, card_name, parse_card, parse_seat
+from .averages import Averages, declarer_value, load_averages
+from .batch import _spawn_pool, _stop_pool, check_workers, table_contracts
+from .cards import (
+    RANK_CHARS,
+    SUIT_CHARS,
+    Card,
+    Rank,
+    Seat,
+    card_name,
+    parse_card,
+    to_seat,
+)
 from .contracts import (
     Game,
     Scale,
@@ -160,10 +170,6 @@ def _num(x: Score | Fraction) -> Score:
     if isinstance(x, Fraction):
         return int(x) if x.denominator == 1 else float(x)
     return x
-
-
-def _seat(value: Seat | int | str) -> Seat:
-    return parse_seat(value) if isinstance(value, str) else Seat(value)
 
 
 def _four(values: Sequence[Score | None]) -> Scores:
@@ -964,7 +970,7 @@ def _setup(
 ) -> _TrickLine | _DominoLine:
     """The position to step through, on ``solver`` (a new one if ``None``)."""
     sv = solver if solver is not None else Solver()
-    decl = None if declarer is None else _seat(declarer)
+    decl = None if declarer is None else to_seat(declarer)
     vs = tuple(variants)
     game = _resolve_game(sv, deal, contract, trump, start, decl, rules, vs, scale)
     return _start_line(sv, game, deal, decl)
@@ -998,7 +1004,7 @@ def board_record(
         return None
     first = board.play_first
     if declarer is not None:
-        decl = _seat(declarer)
+        decl = to_seat(declarer)
         lead = decl if game.kind == "dominoes" else leader_for(decl, game.variants)
         if lead != first:
             raise ParseError(
@@ -1053,7 +1059,7 @@ def analyze(
     """
     t0 = time.perf_counter()
     line = _setup(solver, deal, contract, trump, start, declarer, rules, variants, scale)
-    view = None if seat is None else _seat(seat)
+    view = None if seat is None else to_seat(seat)
     start_text, leader = _deal_text(line), _first_mover(line)
     moves = parse_moves(play) if play is not None else []
     plays: list[PlayedCard] = []
@@ -1358,13 +1364,12 @@ def table(
     """
     if dominoes not in ("best", "all"):
         raise ParseError(f"dominoes must be 'best' or 'all', got {dominoes!r}")
-    if workers < 1:
-        raise ParseError(f"workers must be 1 or more, got {workers}")
+    check_workers(workers)
     check_limits(time_limit)
     t0 = time.perf_counter()
     end = None if time_limit is None else time.time() + time_limit
     sv = solver if solver is not None else Solver()
-    decl = _seat(declarer)
+    decl = to_seat(declarer)
     vs = tuple(sorted(parse_variants(variants)))
     d = Deal(deal) if isinstance(deal, str) else deal
     specs = table_contracts(rules, vs)
@@ -1502,7 +1507,7 @@ def best_contract(
     rules: str = "classic",
     variants: Iterable[str] = (),
     scale: Scale | str | Path | None = None,
-    averages: str | Path | None = None,
+    averages: str | Path | Averages | None = None,
     solver: Solver | None = None,
     time_limit: float | None = None,
 ) -> Advice:
@@ -1531,13 +1536,11 @@ def best_contract(
         limit that is not a positive number.
     :raises InvalidPositionError: for an impossible position.
     """
-    from .averages import declarer_value, load_averages
-
     check_limits(time_limit)
     t0 = time.perf_counter()
     end = None if time_limit is None else time.monotonic() + time_limit
     sv = solver if solver is not None else Solver()
-    decl = _seat(declarer)
+    decl = to_seat(declarer)
     vs = tuple(sorted(parse_variants(variants)))
     d = Deal(deal) if isinstance(deal, str) else deal
     done = {find_contract(p, rules).name for p in played if p.strip()}
@@ -1550,7 +1553,7 @@ def best_contract(
     ]
     if not todo:
         raise ParseError("no contract left: every contract of the rule set was played")
-    table_ = load_averages(averages)
+    table_ = averages if isinstance(averages, Averages) else load_averages(averages)
     looked = [(c, table_.find(c, rules=rules, variants=vs, scale=scale, cards=cards)) for c in todo]
     if all(avg is None for _, avg in looked):
         # no average at all: nothing to advise on (the error names the command)

@@ -55,7 +55,7 @@ from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 
-from .cards import RANK_CHARS, SUIT_CHARS, Seat, parse_seat
+from .cards import RANK_CHARS, SUIT_CHARS, Seat, to_seat
 from .contracts import (
     RULE_SETS,
     Contract,
@@ -140,7 +140,7 @@ def declarer_value(
     :raises InvalidPositionError: for an impossible position.
     """
     c = contract if isinstance(contract, Contract) else find_contract(contract, rules)
-    decl = parse_seat(declarer) if isinstance(declarer, str) else Seat(declarer)
+    decl = to_seat(declarer)
     vs = tuple(variants)
     if c.name == "dominoes":
         ch = solver.best_start(deal, decl, rules=rules, variants=vs, scale=scale)
@@ -388,15 +388,31 @@ def load_averages(path: str | Path | None = None) -> Averages:
             text = Path(path).read_text("utf-8")
         except OSError as e:
             raise ParseError(f"cannot read averages file {where!r}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise ParseError(f"averages file {where!r} is not UTF-8 text") from None
     try:
         data = json.loads(text)
         records = tuple(data["averages"])
         for r in records:
             _record_key(r)
-            float(r["mean"]), int(r["deals"])
     except (ValueError, KeyError, TypeError):
         raise ParseError(f"{where} is not an averages file") from None
+    for n, r in enumerate(records, 1):
+        _check_numbers(r, f"{where}, record {n}")
     return Averages(records, where)
+
+
+def _check_numbers(r: dict[str, object], where: str) -> None:
+    """A record's mean, sd and standard error finite numbers, its deals a count."""
+    for k in ("mean", "sd", "stderr"):
+        v = r.get(k)
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            raise ParseError(f"{where}: {k} is not a number: {v!r}")
+        if k != "mean" and v < 0:
+            raise ParseError(f"{where}: {k} is negative: {v!r}")
+    deals = r.get("deals")
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise ParseError(f"{where}: deals is not a count of 1 or more: {deals!r}")
 
 
 # -- making the file ----------------------------------------------------------------------

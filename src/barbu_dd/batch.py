@@ -44,7 +44,7 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from . import errors as errors_module
-from .cards import ALL_CARDS, RANK_CHARS, SEATS, SUIT_CHARS, Seat, parse_seat
+from .cards import ALL_CARDS, RANK_CHARS, SEATS, SUIT_CHARS, Seat, to_seat
 from .contracts import (
     Game,
     Scale,
@@ -58,7 +58,7 @@ from .contracts import (
 from .deal import Deal
 from .errors import BarbuError, ParseError, SolverError
 from .pbn import BadBoard, Board, make_board, read_pbn
-from .solver import Score, Solver
+from .solver import MAX_TT_BYTES, Score, Solver
 
 __all__ = [
     "DEFAULT_BATCH_TT_BYTES",
@@ -74,6 +74,8 @@ __all__ = [
     "solve_many",
     "solve_files",
     "count_boards",
+    "check_files",
+    "check_workers",
 ]
 
 #: The transposition table of each worker (the Dominoes table is at most 64 MiB more).
@@ -256,9 +258,14 @@ def make_job(
     specs += [parse_contract(c, rules, trump=trump, start=start) for c in given]
     if not specs:
         raise ParseError("no contract given (give one or more, or the whole table)")
+    if not 0 <= tt_bytes <= MAX_TT_BYTES:
+        raise ParseError(f"a worker's table must be 0 to {MAX_TT_BYTES >> 30} GiB")
     labels = [s.label for s in specs]
     dup = sorted({x for x in labels if labels.count(x) > 1})
     if dup:
+        in_table = {s.label for s in specs[: len(specs) - len(given)]}
+        if in_table.issuperset(dup):
+            raise ParseError(f"{', '.join(dup)}: already in the whole table (--table)")
         raise ParseError(f"contract given twice: {', '.join(dup)}")
     named = [
         s
@@ -284,11 +291,7 @@ def make_job(
         )
         for s in specs
     )
-    decl = (
-        None
-        if declarer is None
-        else (parse_seat(declarer) if isinstance(declarer, str) else Seat(declarer))
-    )
+    decl = None if declarer is None else to_seat(declarer)
     return BatchJob(tuple(specs), games, normalize_name(rules), vs, sc, decl, tt_bytes)
 
 
@@ -535,6 +538,10 @@ class _DaskBackend:
                 )
             except (OSError, TimeoutError) as e:
                 raise SolverError(f"cannot reach the Dask scheduler {scheduler!r}: {e}") from None
+            except ValueError as e:  # a malformed address
+                raise ParseError(
+                    f"invalid Dask scheduler address {scheduler!r} ({e}): give tcp://HOST:PORT"
+                ) from None
         self.slots = max(1, sum(self.client.nthreads().values()))
         self.job = self.client.scatter(job, broadcast=True, hash=False)
 
@@ -563,12 +570,23 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+def check_workers(workers: int) -> int:
+    """``workers`` if it is 1 to 4 times this machine's cores (more only thrash).
+
+    :raises ParseError: otherwise.
+    """
+    most = 4 * default_workers()
+    if not 1 <= workers <= most:
+        raise ParseError(f"workers must be 1 to {most} (4 a core on this machine), got {workers}")
+    return workers
+
+
 def _backend(job: BatchJob, workers: int | None, scheduler: Any) -> _Backend:
+    if scheduler is not None and workers is not None and scheduler == "local":
+        check_workers(workers)
     if scheduler is not None:
         return _DaskBackend(job, scheduler, workers)
-    n = default_workers() if workers is None else workers
-    if n < 1:
-        raise ParseError(f"workers must be 1 or more, got {n}")
+    n = check_workers(default_workers() if workers is None else workers)
     if n == 1:
         return _LoopBackend(job)
     return _PoolBackend(job, n)
@@ -619,6 +637,7 @@ def _drive(
     ready: dict[int, BoardResult] = {}  # finished, waiting for their turn (ordered)
     next_out = 0
     exhausted = False
+    failed: BarbuError | None = None  # reading the boards failed: raised once the rest is in
     done_ok = False
 
     def flush() -> Iterator[BoardResult]:
@@ -638,15 +657,18 @@ def _drive(
             window = max_pending or 4 * backend.slots * size
             while not exhausted and n_in_flight + len(ready) + min(size, window) <= window:
                 chunk: list[_Item] = []
-                for it in items:
-                    if it.error is not None:
-                        ready[it.position] = _result(it, None)
-                        break
-                    chunk.append(it)
-                    if len(chunk) >= min(size, window):
-                        break
-                else:
-                    exhausted = True
+                try:
+                    for it in items:
+                        if it.error is not None:
+                            ready[it.position] = _result(it, None)
+                            break
+                        chunk.append(it)
+                        if len(chunk) >= min(size, window):
+                            break
+                    else:
+                        exhausted = True
+                except BarbuError as e:  # the boards sent so far still come back
+                    failed, exhausted = e, True
                 if chunk:
                     payload = [(it.position, it.deal, it.declarer) for it in chunk]
                     in_flight[backend.submit(payload)] = chunk  # type: ignore[arg-type]
@@ -654,6 +676,9 @@ def _drive(
             yield from flush()
             if not in_flight:
                 if exhausted:
+                    if failed is not None:
+                        done_ok = True  # nothing left running
+                        raise failed
                     break
                 continue
             done = backend.wait_any(in_flight)
@@ -873,9 +898,12 @@ def solve_files(
     declarer) gives a result with ``error``; reading goes on.  Results come as they
     finish unless ``ordered``.
 
-    :raises ParseError: (while iterating) for a file that cannot be read.
+    :raises ParseError: for a file that cannot be read (see :func:`check_files`);
+        (while iterating, after every board read before it) for one that stops being
+        readable.
     :raises SolverError: as :func:`iter_solve`.
     """
+    check_files(files)
     return _drive(
         _file_items(files, job, done, counts if counts is not None else {}),
         job,
@@ -885,6 +913,19 @@ def solve_files(
         chunk_size=chunk_size,
         max_pending=max_pending,
     )
+
+
+def check_files(files: Sequence[str | Path]) -> None:
+    """Check, before any work, that each file can be read (opened, and is no directory).
+
+    :raises ParseError: naming the first that cannot.
+    """
+    for f in files:
+        try:
+            with open(f, "rb") as fh:
+                fh.read(1)
+        except OSError as e:
+            raise ParseError(f"cannot read {str(f)!r}: {e.strerror}") from None
 
 
 def count_boards(files: Sequence[str | Path]) -> int:

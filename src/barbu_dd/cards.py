@@ -48,6 +48,7 @@ __all__ = [
     "card_name",
     "parse_card",
     "parse_seat",
+    "to_seat",
     "parse_suit",
     "parse_rank",
     "popcount",
@@ -198,6 +199,23 @@ def parse_seat(text: str) -> Seat:
         if t == name:
             return seat
     raise ParseError(f"invalid seat: {text!r}")
+
+
+def to_seat(value: Seat | int | str) -> Seat:
+    """A seat from a :class:`Seat`, its number 0..3 or its name (:func:`parse_seat`).
+
+    :raises ParseError: for anything else.
+
+    >>> to_seat(2), to_seat("e")
+    (<Seat.S: 2>, <Seat.E: 1>)
+    """
+    if isinstance(value, Seat):
+        return value
+    if isinstance(value, str):
+        return parse_seat(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
+        return Seat(value)
+    raise ParseError(f"invalid seat: {value!r}")
 
 
 def parse_suit(text: str) -> Suit:

@@ -22,6 +22,8 @@ from rich.table import Table
 
 from . import __version__
 from . import analyze as analysis
+from .averages import load_averages
+from .batch import check_workers
 from .cards import SUIT_SYMBOLS, Seat, hand_to_pbn, parse_seat
 from .contracts import Scale, contracts_of, find_contract, load_scale, parse_variants
 from .deal import Deal
@@ -325,8 +327,17 @@ def solve_cmd(
     )
     if side is not None:
         parse_side(side)
+        if seats is not None:
+            raise ParseError("give --side or --seats, not both")
+        if game.kind == "dominoes":
+            raise ParseError(
+                f"--side: no side solving in {game.contract.name} (each seat plays for its own"
+                " place)"
+            )
     if seats is not None:
         parse_side(seats)
+        if best:
+            raise ParseError("--start best solves every seat: --seats does not go with it")
     check_limits(time_limit, node_limit, names=("--time-limit", "--node-limit"))
     if threads is not None and threads not in (1, 2):
         raise ParseError(f"--threads must be 1 or 2, not {threads}")
@@ -568,7 +579,7 @@ def batch_cmd(
         TimeRemainingColumn,
     )
 
-    from .batch import count_boards, make_job, solve_files
+    from .batch import check_files, count_boards, make_job, solve_files
     from .records import ErrorLog, ResultWriter, errors_path
 
     if scheduler is not None and dask is not None:
@@ -589,6 +600,7 @@ def batch_cmd(
         declarer=declarer,
         tt_bytes=memory << 20,
     )
+    check_files(files)  # before --force replaces OUT
     writer = ResultWriter(out, job, fmt=fmt, resume=resume, force=force)
     log = ErrorLog(None if out is None else errors_path(out))
     show = not quiet and err_console.is_terminal
@@ -956,6 +968,7 @@ def table_cmd(
     if mode not in ("best", "all"):
         raise ParseError(f"--dominoes must be 'best' or 'all', got {dominoes!r}")
     check_limits(time_limit, names=("--time-limit", "--node-limit"))
+    check_workers(workers)
     solver = Solver(threads=default_threads())
 
     def each(board: Board) -> None:
@@ -1053,6 +1066,7 @@ def best_cmd(
     for p in done:
         find_contract(p, rules)
     check_limits(time_limit, names=("--time-limit", "--node-limit"))
+    table_ = load_averages(averages)  # once, before any board
     solver = Solver(threads=default_threads())
 
     def each(board: Board) -> None:
@@ -1064,7 +1078,7 @@ def best_cmd(
             rules=rules,
             variants=variants,
             scale=sc,
-            averages=averages,
+            averages=table_,
             solver=solver,
             time_limit=time_limit,
         )
@@ -1268,7 +1282,7 @@ def advise_cmd(
         TimeElapsedColumn,
     )
 
-    from .advise import advise, plot_advice
+    from .advise import advise, check_plot_path, plot_advice
 
     if doubles_left is not None and doubles is None:
         raise ParseError("--doubles-left goes with --doubles CONTRACT")
@@ -1279,6 +1293,8 @@ def advise_cmd(
             raise BarbuError(
                 "--plot needs matplotlib, which is not installed: pip install 'barbu-dd[plot]'"
             ) from None
+        check_plot_path(plot)
+    table_ = load_averages(averages)
     text, seat = _advise_hand(hand, board, declarer)
     progress = Progress(
         TextColumn("[bold]sampling"),
@@ -1308,13 +1324,11 @@ def advise_cmd(
             rules=rules,
             variants=variant or [],
             scale=scale,
-            averages=averages,
+            averages=table_,
             doubles=doubles,
             doubles_left=doubles_left,
             on_progress=on_progress,
         )
-    if plot is not None:
-        plot_advice(adv, plot)
     if json_out:
         typer.echo(json.dumps(adv.as_dict(), ensure_ascii=False))
     else:
@@ -1332,9 +1346,11 @@ def advise_cmd(
                 console.print(escape(adv.doubles.reminder), soft_wrap=True)
         for note in adv.notes:
             console.print(f"[yellow]note: {escape(note)}[/yellow]", soft_wrap=True)
-        if plot is not None:
-            console.print(f"plot: {escape(str(plot))}")
         console.print(f"[dim]{adv.seconds:.1f} s on {adv.workers} worker(s)[/dim]")
+    if plot is not None:  # after the advice is out: a failure here loses none of it
+        plot_advice(adv, plot)
+        if not json_out:
+            console.print(f"plot: {escape(str(plot))}")
     if not adv.complete:
         err_console.print(
             f"interrupted: the advice above is from {adv.samples} of {adv.requested} samples",

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import tomllib
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from .cards import (
     RANK_CHARS,
@@ -329,10 +329,36 @@ _RANK_GROUPS = {
 _SUIT_GROUPS = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
 
 
+_T = TypeVar("_T")
+
+#: The largest size of one value of a scale, and of a contract's whole scoring (every
+#: card's, trick's, place's and the penalty's size added up): the search adds scores in
+#: 32-bit integers, so larger scales are refused rather than silently wrapped round.
+MAX_SCALE_VALUE = 1_000_000
+MAX_SCALE_TOTAL = 100_000_000
+
+
 def _int(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ParseError(f"{where}: expected a whole number, got {value!r}")
+    if abs(value) > MAX_SCALE_VALUE:
+        raise ParseError(f"{where}: {value} is too large (at most {MAX_SCALE_VALUE:,} in size)")
     return value
+
+
+def _check_size(scale: ContractScale, name: str, where: str) -> ContractScale:
+    size = (
+        sum(map(abs, scale.card_points))
+        + sum(map(abs, scale.trick_points))
+        + sum(map(abs, scale.places))
+        + abs(scale.penalty)
+    )
+    if size > MAX_SCALE_TOTAL:
+        raise ParseError(
+            f"{where}: [contracts.{name}] is too large: its values add up to {size:,} in size"
+            f" (at most {MAX_SCALE_TOTAL:,})"
+        )
+    return scale
 
 
 def _contract_scale(
@@ -350,7 +376,7 @@ def _contract_scale(
         if not isinstance(parts, list):
             raise ParseError(f"{where}: combine in [contracts.{name}] must be a list of names")
         for p in parts:
-            pname = find_contract(str(p)).name
+            pname = _in_file(where, find_contract, str(p)).name
             if pname not in done:
                 raise ParseError(
                     f"{where}: [contracts.{name}] combines {p!r}, defined nowhere before it"
@@ -407,19 +433,30 @@ def _contract_scale(
             raise ParseError(f"{where}: places in [contracts.{name}] must be a list of 4 numbers")
         places = tuple(_int(x, f"{where}: [contracts.{name}] places") for x in p)  # type: ignore[assignment]
     penalty = _int(table.get("penalty", 0), f"{where}: [contracts.{name}] penalty")
-    return total + ContractScale(tuple(cards), tuple(tricks), places, penalty)
+    return _check_size(
+        total + ContractScale(tuple(cards), tuple(tricks), places, penalty), name, where
+    )
+
+
+def _in_file(where: str, find: Callable[[str], _T], name: str) -> _T:
+    """``find(name)`` for a rule set's or contract's name read from a scale file: its
+    error names the file."""
+    try:
+        return find(name)
+    except ParseError as e:
+        raise ParseError(f"{where}: {e}") from None
 
 
 def _parse_scale(data: dict[str, Any], where: str) -> Scale:
     name = str(data.get("name", Path(where).stem))
-    rules = _rules(str(data.get("rules", "classic")))
+    rules = _in_file(where, _rules, str(data.get("rules", "classic")))
     contracts = data.get("contracts", {})
     if not isinstance(contracts, dict):
         raise ParseError(f"{where}: [contracts] must be a table of contract tables")
     done: dict[str, ContractScale] = {}
     for cname, table in contracts.items():
-        c = find_contract(str(cname))
-        done[c.name] = _contract_scale(c.name, table, done, where)
+        c = _in_file(where, find_contract, str(cname)).name
+        done[c] = _contract_scale(c, table, done, where)
     for key in data:
         if key not in {"name", "rules", "contracts"}:
             raise ParseError(f"{where}: unknown top-level key {key!r}")

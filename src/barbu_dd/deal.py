@@ -28,6 +28,7 @@ from .cards import (
     hand_from_pbn,
     hand_to_pbn,
     parse_seat,
+    to_seat,
 )
 from .errors import IllegalPlayError, InvalidPositionError, ParseError
 
@@ -84,7 +85,7 @@ class Deal:
             if len(hands) != 4:
                 raise InvalidPositionError(f"a deal needs 4 hands, got {len(hands)}")
             self._hands = [None if h is None else int(h) & BB_ALL for h in hands]
-        self.leader: Seat | None = None if leader is None else _seat(leader)
+        self.leader: Seat | None = None if leader is None else to_seat(leader)
         self.trick: list[Card] = []
         self.tricks: list[Trick] = []
         self._history: list[tuple[Seat, Card, Trick | None]] = []
@@ -317,12 +318,6 @@ class Deal:
     def suit_holding(self, seat: Seat | int, suit: int) -> int:
         """A seat's holding in one suit as a 13-bit mask (bit 12 the Ace)."""
         return (self.mask(seat) & BB_SUITS[suit]) >> (16 * suit)
-
-
-def _seat(value: Seat | int | str) -> Seat:
-    if isinstance(value, str):
-        return parse_seat(value)
-    return Seat(value)
 
 
 def _parse_deal(text: str) -> tuple[list[int | None], Seat]:

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import _dominoes
-from .cards import BB_ALL, RANK_CHARS, SEATS, Rank, Seat, card_name, parse_seat
+from .cards import BB_ALL, RANK_CHARS, SEATS, Rank, Seat, card_name, to_seat
 from .contracts import Game
 from .deal import Deal
 from .errors import IllegalPlayError, InvalidPositionError, SolverError
@@ -151,7 +151,7 @@ def _seat_mask(seats: Iterable[Seat | int | str] | None) -> int:
         return 15
     mask = 0
     for s in seats:
-        mask |= 1 << (parse_seat(s) if isinstance(s, str) else Seat(s))
+        mask |= 1 << to_seat(s)
     return mask
 
 
@@ -181,7 +181,7 @@ def solve_dominoes(
     d, hands = domino_hands(deal)
     check_layout(hands, game)
     if declarer is not None:
-        decl = parse_seat(declarer) if isinstance(declarer, str) else Seat(declarer)
+        decl = to_seat(declarer)
     elif d.leader is not None:
         decl = d.leader
     else:

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TextIO, overload
 
-from .cards import Card, Seat, Suit, card_name, parse_card, parse_seat, parse_suit
+from .cards import Card, Seat, Suit, card_name, parse_card, parse_seat, parse_suit, to_seat
 from .contracts import normalize_name, parse_variants
 from .deal import Deal, trick_winner
 from .errors import BarbuError, ParseError
@@ -175,7 +175,7 @@ class Board:
         """
         vs = parse_variants(variants)
         if override is not None:
-            return _to_seat(override)
+            return to_seat(override)
         if self.dealer is None:
             raise ParseError(
                 f"{self.location}: no Dealer tag, so the declarer is not known (give it)"
@@ -212,7 +212,7 @@ class Board:
         >>> b.play_first, b.play_section, b.play
         (<Seat.E: 1>, [['SK', 'SQ', 'SJ', 'SA']], ['SK', 'SQ', 'SJ', 'SA'])
         """
-        first = _to_seat(leader)
+        first = to_seat(leader)
         try:
             rows = play_section_from_sequence(cards, first, trump)
             _check_play(self.deal, rows, first)
@@ -256,15 +256,6 @@ def _label(number: int | None, board_tag: str | None, line: int) -> str:
     if board_tag is not None and board_tag.strip() not in _UNKNOWN:
         return f"board {board_tag!r}"
     return f"board at line {line}" if line > 0 else "board"
-
-
-def _to_seat(value: Seat | int | str) -> Seat:
-    if isinstance(value, str):
-        return parse_seat(value)
-    try:
-        return Seat(value)
-    except ValueError:
-        raise ParseError(f"invalid seat: {value!r}") from None
 
 
 def _to_trump(value: Suit | int | str | None) -> int | None:
@@ -344,7 +335,7 @@ def play_section_from_sequence(
     >>> play_section_from_sequence(["SK", "SQ", "SJ", "SA", "S2"], "E")
     [['SK', 'SQ', 'SJ', 'SA'], ['-', '-', '-', 'S2']]
     """
-    first = _to_seat(leader)
+    first = to_seat(leader)
     tr = _to_trump(trump)
     rows: list[list[str]] = []
     lead = first
@@ -924,7 +915,7 @@ def make_board(
     if number is not None and number < 0:
         raise ValueError(f"a board number is 0 or more, got {number}")
     d = deal if isinstance(deal, Deal) else Deal(deal)
-    seat = None if dealer is None else _to_seat(dealer)
+    seat = None if dealer is None else to_seat(dealer)
     out: dict[str, str] = {k: tags[k] for k in ("Event", "Site", "Date") if k in tags}
     if number is not None:
         out["Board"] = str(number)

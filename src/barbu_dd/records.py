@@ -50,7 +50,7 @@ from typing import Any, TextIO
 
 from .batch import BatchJob, BoardResult
 from .cards import SEATS
-from .errors import ParseError
+from .errors import BarbuError, ParseError
 
 __all__ = [
     "FORMATS",
@@ -412,11 +412,30 @@ class ResultWriter:
                 _cut_unfinished_line(p)
         if not any(p.exists() for p in self._targets(path)):
             return
-        for rec in read_records(path, self.format):
-            if first:
-                _check_record(rec, self.job, repr(str(path)), self.columns)
-                first = False
-            self.done.add(str(rec["file"]), int(rec["index"]))
+        n = 0
+        try:
+            for n, rec in enumerate(read_records(path, self.format), 1):
+                if first:
+                    _check_record(rec, self.job, repr(str(path)), self.columns)
+                    first = False
+                file, index = rec.get("file"), rec.get("index")
+                if (
+                    not isinstance(file, str)
+                    or isinstance(index, bool)
+                    or not isinstance(index, int)
+                ):
+                    raise ParseError(
+                        f"{str(path)!r}, record {n}: not a barbu-dd batch record (no file"
+                        " and board index): resume only from a file batch wrote"
+                    )
+                self.done.add(file, index)
+        except BarbuError:
+            raise
+        except ValueError as e:  # not UTF-8, a CSV cell that is no number, not Parquet
+            why = "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else str(e).splitlines()[0]
+            raise ParseError(
+                f"{str(path)!r}, record {n + 1}: cannot resume from it ({why})"
+            ) from None
 
     def write(self, r: BoardResult) -> None:
         """Write one solved board's record, and flush it."""

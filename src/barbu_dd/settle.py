@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from .cards import RANK_CHARS, SEATS, SUIT_SYMBOLS, Rank, Seat, Suit, parse_seat
+from .cards import RANK_CHARS, SEATS, SUIT_SYMBOLS, Rank, Seat, Suit, parse_seat, to_seat
 from .contracts import (
     RULE_SETS,
     Contract,
@@ -82,16 +82,6 @@ _PASS_WORDS = frozenset({"pass", "-", ""})
 
 
 # -- doubles ------------------------------------------------------------------------
-
-
-def _seat(value: object) -> Seat:
-    if isinstance(value, Seat):
-        return value
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
-        return Seat(value)
-    if isinstance(value, str):
-        return parse_seat(value)
-    raise ParseError(f"invalid seat: {value!r}")
 
 
 def _label(seat: Seat, players: Sequence[str] | None) -> str:
@@ -141,7 +131,7 @@ class Doubles:
                 raise ParseError(
                     f"a double is a (doubler, doubled) pair of seats, got {p!r}"
                 ) from None
-            sa, sb = _seat(a), _seat(b)
+            sa, sb = to_seat(a), to_seat(b)
             if sa == sb:
                 raise IllegalPlayError(
                     f"illegal double {sa.name}>{sb.name}: a player cannot double themselves"
@@ -321,9 +311,9 @@ def may_double(
     True
     """
     reason = _why_not(
-        _seat(doubler),
-        _seat(target),
-        _seat(declarer),
+        to_seat(doubler),
+        to_seat(target),
+        to_seat(declarer),
         _as_contract(contract),
         _as_doubles(earlier_doubles),
         parse_variants(variants),
@@ -347,7 +337,7 @@ def maximum_doubles(
     >>> sorted(s.name for s in maximum_doubles(Seat.E, Seat.N, "dominoes"))
     ['N']
     """
-    d, decl = _seat(doubler), _seat(declarer)
+    d, decl = to_seat(doubler), to_seat(declarer)
     c = _as_contract(contract)
     earlier = _as_doubles(earlier_doubles)
     vs = parse_variants(variants)
@@ -376,7 +366,7 @@ def check_doubles(
     ...
     barbu_dd.errors.IllegalPlayError: illegal double E>N: out of turn, S has already doubled ...
     """
-    decl = _seat(declarer)
+    decl = to_seat(declarer)
     c = _as_contract(contract)
     vs = parse_variants(variants)
     seq: Sequence[tuple[Any, Any]] = (
@@ -496,7 +486,7 @@ def parse_doubles(
     ...               players=["Anna", "Ben", "Carla", "Dan"]).describe(Seat.N)
     'E>N N>E'
     """
-    decl = _seat(declarer)
+    decl = to_seat(declarer)
     c = _as_contract(contract)
     vs = parse_variants(variants)
     done: list[Pair] = []

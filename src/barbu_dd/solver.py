@@ -11,6 +11,8 @@ answers come back as frozen dataclasses.
 
 from __future__ import annotations
 
+import math
+import numbers
 import os
 import time
 from collections.abc import Iterable, Sequence
@@ -19,7 +21,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from . import _core, _dominoes
-from .cards import Card, Rank, Seat, card_name, parse_seat
+from .cards import Card, Rank, Seat, card_name, to_seat
 from .contracts import Game, Scale, make_game
 from .deal import Deal
 from .dominoes import (
@@ -49,6 +51,9 @@ __all__ = [
 Score = int | float
 Bounds = tuple[Score, Score]
 DEFAULT_TT_BYTES = 256 * 1024 * 1024
+#: The largest table a solver may ask for (1 TiB) and the largest node limit.
+MAX_TT_BYTES = 1 << 40
+MAX_NODE_LIMIT = 10**18
 
 
 @dataclass(frozen=True)
@@ -78,7 +83,7 @@ class Solution:
 
     def score(self, seat: Seat | int | str) -> Score | None:
         """The optimal score of one seat."""
-        s = parse_seat(seat) if isinstance(seat, str) else Seat(seat)
+        s = to_seat(seat)
         return self.scores[s]
 
     @property
@@ -183,19 +188,24 @@ def parse_side(side: str | Iterable[Seat | int | str]) -> tuple[Seat, ...]:
     items: Iterable[Seat | int | str]
     if isinstance(side, str):
         items = [ch for ch in side if ch not in "+, "]
-    else:
+    elif isinstance(side, Iterable):
         items = side
+    else:
+        raise ParseError(f"a side is seats such as 'NS', got {side!r}")
     seats: set[Seat] = set()
     for x in items:
-        seats.add(parse_seat(x) if isinstance(x, str) else Seat(x))
+        s = to_seat(x)
+        if s in seats:
+            raise ParseError(f"seat {s.name} given twice in {side!r}")
+        seats.add(s)
     if not seats:
-        raise ParseError(f"empty side: {side!r}")
+        raise ParseError(f"no seat in {side!r}")
     return tuple(sorted(seats))
 
 
 def leader_for(declarer: Seat | int | str, variants: Iterable[str] = ()) -> Seat:
     """Who leads the first trick: the declarer, or the dealer's left with *dealer declares*."""
-    d = parse_seat(declarer) if isinstance(declarer, str) else Seat(declarer)
+    d = to_seat(declarer)
     return d.left if "dealer-declares" in set(variants) else d
 
 
@@ -245,10 +255,16 @@ def check_limits(
     :raises ParseError: for a time limit that is not a positive number of seconds,
         or a node limit below 1.
     """
-    if time_limit is not None and not time_limit > 0:
-        raise ParseError(f"{names[0]} must be a positive number of seconds, not {time_limit}")
-    if node_limit is not None and node_limit < 1:
-        raise ParseError(f"{names[1]} must be at least 1, not {node_limit}")
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
+            raise ParseError(f"{names[0]} must be a number of seconds, not {time_limit!r}")
+        if not 0 < time_limit < math.inf:
+            raise ParseError(f"{names[0]} must be a positive number of seconds, not {time_limit}")
+    if node_limit is not None:
+        if isinstance(node_limit, bool) or not isinstance(node_limit, numbers.Integral):
+            raise ParseError(f"{names[1]} must be a whole number of nodes, not {node_limit!r}")
+        if not 1 <= node_limit <= MAX_NODE_LIMIT:
+            raise ParseError(f"{names[1]} must be 1 to {MAX_NODE_LIMIT:.0e}, not {node_limit}")
 
 
 def default_threads() -> int:
@@ -288,8 +304,14 @@ class Solver:
     """
 
     def __init__(self, tt_bytes: int = DEFAULT_TT_BYTES, *, threads: int = 1) -> None:
+        if isinstance(tt_bytes, bool) or not isinstance(tt_bytes, numbers.Integral):
+            raise ParseError(f"the table size is a number of bytes, not {tt_bytes!r}")
+        if not 0 <= tt_bytes <= MAX_TT_BYTES:
+            raise ParseError(
+                f"the table size must be 0 to {MAX_TT_BYTES >> 30} GiB, not {tt_bytes} bytes"
+            )
         try:
-            self._core = _core.Solver(tt_bytes)
+            self._core: _core.Solver = _core.Solver(int(tt_bytes))
         except MemoryError:
             raise SolverError(f"out of memory for a {tt_bytes}-byte table") from None
         self.threads = threads
@@ -415,6 +437,8 @@ class Solver:
         """
         game = _game(contract, rules, variants, scale, trump, start)
         check_limits(time_limit, node_limit)
+        if side is not None and seats is not None:
+            raise ParseError("give seats or a side, not both")
         limited = time_limit is not None or node_limit is not None
         if game.kind == "dominoes":
             sol = self._solve_dominoes(deal, game, declarer=declarer, seats=seats, side=side)
@@ -526,7 +550,7 @@ class Solver:
             if d.leader is None:
                 raise InvalidPositionError("no declarer given: the seat to move is not known")
             declarer = d.leader
-        decl = parse_seat(declarer) if isinstance(declarer, str) else Seat(declarer)
+        decl = to_seat(declarer)
         starts = possible_starts(hands, game.low_aces)
         if not starts:
             check_layout(hands, game)  # raises, naming a broken suit
@@ -607,7 +631,7 @@ class Solver:
         if side is not None:
             view = parse_side(side)
         elif seat is not None:
-            view = (parse_seat(seat) if isinstance(seat, str) else Seat(seat),)
+            view = (to_seat(seat),)
         else:
             view = (mover,)
         mask = sum(1 << s for s in view)

@@ -1,0 +1,259 @@
+"""Bad input: one clear line naming the problem and a non-zero exit, never a traceback,
+and no finished result lost (an audit of every command's inputs)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from barbu_dd.averages import load_averages
+from barbu_dd.batch import _drive, _file_items, make_job, solve_files
+from barbu_dd.cards import Seat, to_seat
+from barbu_dd.cli import app
+from barbu_dd.contracts import MAX_SCALE_TOTAL, MAX_SCALE_VALUE, load_scale
+from barbu_dd.errors import BarbuError, ParseError
+from barbu_dd.solver import Solver, check_limits, parse_side, solve
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+ENDING = str(EXAMPLES / "ending.pbn")
+FULL = str(EXAMPLES / "deals.pbn")
+DEAL = "N:K2.K..3 A.Q.A.2 Q.AJ.K. J.T.Q.4"
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = runner.invoke(app, list(args))
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert "Traceback" not in r.output
+    return r.exit_code, r.stdout, r.stderr
+
+
+def one_error(args: list[str], *needles: str) -> str:
+    """Run the CLI; it must fail with exactly one ``error:`` line holding the needles."""
+    code, _, err = run(*args)
+    lines = [x for x in err.splitlines() if x.strip()]
+    assert code == 1 and len(lines) == 1 and lines[0].startswith("error: "), (args, err)
+    for n in needles:
+        assert n in lines[0], (args, lines[0], n)
+    return lines[0]
+
+
+# -- scale files ----------------------------------------------------------------------
+
+
+def test_scale_values_are_bounded(tmp_path: Path) -> None:
+    # the search adds scores in 32-bit integers: larger values were wrapped round
+    big = tmp_path / "big.toml"
+    big.write_text("[contracts.no-tricks]\nper_trick = 1000000000\n")
+    with pytest.raises(ParseError, match=r"big.toml: \[contracts.no-tricks\] per_trick: .*large"):
+        load_scale(big)
+    total = tmp_path / "total.toml"
+    total.write_text(f"[contracts.barbu]\ncards = {{all = {MAX_SCALE_VALUE}}}\n")
+    load_scale(total)  # 52 million: allowed
+    total.write_text(
+        f"[contracts.barbu]\ncards = {{all = {MAX_SCALE_VALUE}}}\n"
+        f"[contracts.salad]\ncombine = ['barbu', 'barbu']\n"
+    )
+    with pytest.raises(ParseError, match=r"\[contracts.salad\] is too large"):
+        load_scale(total)
+    assert 104 * MAX_SCALE_VALUE > MAX_SCALE_TOTAL
+    one_error(["solve", ENDING, "-c", "no-tricks", "--scale", str(big)], "big.toml", "too large")
+
+
+def test_scale_at_the_bound_solves_exactly(tmp_path: Path) -> None:
+    sc = tmp_path / "s.toml"
+    sc.write_text(f"[contracts.no-tricks]\nper_trick = -{MAX_SCALE_VALUE}\n")
+    plain = solve(DEAL, "no-tricks", declarer="N").scores
+    scaled = solve(DEAL, "no-tricks", declarer="N", scale=sc).scores
+    assert scaled == tuple(v * MAX_SCALE_VALUE // 2 for v in plain)
+
+
+def test_scale_names_are_reported_with_the_file(tmp_path: Path) -> None:
+    for text, what in [
+        ('rules = "spanish"\n', "unknown rule set"),
+        ("[contracts.foo]\nper_trick = 1\n", "unknown contract"),
+        ("[contracts.salad]\ncombine = ['nope']\n", "unknown contract"),
+    ]:
+        f = tmp_path / "x.toml"
+        f.write_text(text)
+        with pytest.raises(ParseError, match=rf"x.toml: {what}"):
+            load_scale(f)
+
+
+# -- batch ------------------------------------------------------------------------------
+
+
+def test_batch_checks_every_input_before_writing(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text("earlier results\n")
+    one_error(
+        ["batch", ENDING, str(tmp_path / "nope.pbn"), "-c", "barbu", "-o", str(out), "--force"],
+        "nope.pbn",
+    )
+    assert out.read_text() == "earlier results\n"  # --force replaced nothing
+    one_error(["batch", str(tmp_path), "-c", "barbu", "-w", "1", "-q"], "cannot read")
+    with pytest.raises(ParseError, match="nope.pbn"):
+        solve_files([ENDING, tmp_path / "nope.pbn"], make_job(["barbu"]), workers=1)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_batch_keeps_results_when_reading_fails(tmp_path: Path, workers: int) -> None:
+    # a file that stops being readable half-way: every board read before it comes back
+    job = make_job(["barbu"])
+
+    def items():  # type: ignore[no-untyped-def]
+        yield from _file_items([ENDING], job, None, {})
+        raise ParseError("cannot read 'gone.pbn': No such file or directory")
+
+    got = []
+    with pytest.raises(ParseError, match="gone.pbn"):
+        for r in _drive(items(), job, workers, None, ordered=False, chunk_size=1, max_pending=2):
+            got.append(r)
+    assert sorted(r.index for r in got) == [1, 2, 3] and all(r.ok for r in got)
+
+
+def _damaged(tmp_path: Path, fmt: str, damage: str) -> Path:
+    out = tmp_path / f"out.{fmt}"
+    code, _, _ = run("batch", ENDING, "-c", "barbu", "-w", "1", "-q", "-o", str(out))
+    assert code == 0
+    lines = out.read_bytes().splitlines(keepends=True)
+    if damage == "bytes":
+        lines.append(b"\xff\xfe\n")
+    elif fmt == "csv":  # the last row's index
+        cells = lines[-1].decode().split(",")
+        cells[1] = "one"
+        lines[-1] = ",".join(cells).encode()
+    else:
+        rec = json.loads(lines[-1])
+        if damage == "no-index":
+            del rec["index"]
+        else:
+            rec["index"] = "one"
+        lines.append(json.dumps(rec).encode() + b"\n")
+    out.write_bytes(b"".join(lines))
+    return out
+
+
+@pytest.mark.parametrize(
+    "fmt, damage, why",
+    [
+        ("jsonl", "no-index", "record 4: not a barbu-dd batch record"),
+        ("jsonl", "index", "record 4: not a barbu-dd batch record"),
+        ("jsonl", "bytes", "not UTF-8"),
+        ("csv", "index", "record 3: cannot resume from it"),
+    ],
+)
+def test_batch_resume_from_a_damaged_file(tmp_path: Path, fmt: str, damage: str, why: str) -> None:
+    out = _damaged(tmp_path, fmt, damage)
+    one_error(["batch", ENDING, "-c", "barbu", "-w", "1", "-q", "--resume", "-o", str(out)], why)
+
+
+def test_batch_resume_from_a_file_not_parquet(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    out = tmp_path / "out.parquet"
+    out.write_text("not parquet at all\n")
+    one_error(
+        ["batch", ENDING, "-c", "barbu", "-w", "1", "-q", "--resume", "-o", str(out)],
+        "cannot resume from it",
+    )
+
+
+def test_batch_option_errors() -> None:
+    for args, why in [
+        (["--scheduler", "foo"], "invalid Dask scheduler address 'foo'"),
+        (["--memory", str(1 << 40)], "table must be 0 to"),
+        (["--workers", "100000"], "workers must be 1 to"),
+        (["--table"], "barbu: already in the whole table"),
+    ]:
+        one_error(["batch", ENDING, "-c", "barbu", "-q", *args], why)
+
+
+# -- advise, best -----------------------------------------------------------------------
+
+
+def test_advise_plot_checked_before_sampling(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    hand = "AQT8.K7.A9.J9843"
+    for plot, why in [
+        (str(tmp_path / "none" / "x.png"), "no directory"),
+        (str(tmp_path / "x.txt"), "ending in .png"),
+        (str(tmp_path / "x"), "ending in .png"),
+        (str(tmp_path), "ending in .png"),
+    ]:
+        # 10**6 samples: the error must come before any of them is dealt
+        one_error(["advise", hand, "-c", "reussite", "--rules", "french", "--samples",
+                   "1000000", "--plot", plot], why)  # fmt: skip
+
+
+def _averages_with(tmp_path: Path, **change: object) -> Path:
+    data = json.loads(json.dumps(load_averages().records[0]))
+    data.update(change)
+    data = {k: v for k, v in data.items() if v is not None}
+    f = tmp_path / "avg.json"
+    f.write_text(json.dumps({"format": 1, "about": "test", "averages": [data]}))
+    return f
+
+
+@pytest.mark.parametrize(
+    "change, why",
+    [
+        ({"stderr": None}, "stderr is not a number"),
+        ({"sd": "x"}, "sd is not a number"),
+        ({"mean": float("nan")}, "mean is not a number"),
+        ({"deals": -5}, "deals is not a count"),
+        ({"sd": -1.0}, "sd is negative"),
+    ],
+)
+def test_averages_file_numbers_checked(tmp_path: Path, change: dict[str, object], why: str) -> None:
+    f = _averages_with(tmp_path, **change)
+    with pytest.raises(ParseError, match=f"avg.json, record 1: {why}"):
+        load_averages(f)
+    # the command names the problem once, before any board
+    line = one_error(["best", FULL, "--averages", str(f)], why)
+    assert "board" not in line
+
+
+def test_averages_file_not_utf8(tmp_path: Path) -> None:
+    f = tmp_path / "avg.json"
+    f.write_bytes(b"\xff\xfe{}")
+    with pytest.raises(ParseError, match="not UTF-8"):
+        load_averages(f)
+
+
+# -- solve ------------------------------------------------------------------------------
+
+
+def test_solve_contradictory_options() -> None:
+    for args, why in [
+        (["-c", "barbu", "--seats", "NS", "--side", "EW"], "not both"),
+        (["-c", "barbu", "--side", "NN"], "seat N given twice"),
+        (["-c", "barbu", "--seats", ""], "no seat"),
+        (["-c", "dominoes", "--start", "best", "--side", "NS"], "no side solving in dominoes"),
+        (["-c", "dominoes", "--start", "9", "--side", "NS"], "no side solving in dominoes"),
+        (["-c", "dominoes", "--start", "best", "--seats", "E"], "--seats does not go"),
+        (["-c", "barbu", "--node-limit", str(10**20)], "--node-limit must be 1 to"),
+    ]:
+        line = one_error(["solve", FULL, *args], why)
+        assert "board" not in line  # once, before any board
+
+
+def test_api_arguments_raise_barbu_errors() -> None:
+    for call in [
+        lambda: solve(DEAL, "barbu", declarer=7),
+        lambda: solve(DEAL, "barbu", declarer=1.5),  # type: ignore[arg-type]
+        lambda: solve(DEAL, "barbu", declarer="N", side=[7]),
+        lambda: solve(DEAL, "barbu", declarer="N", side=5),  # type: ignore[arg-type]
+        lambda: solve(DEAL, "barbu", declarer="N", seats="N", side="S"),
+        lambda: Solver(tt_bytes=-1),
+        lambda: Solver(tt_bytes="x"),  # type: ignore[arg-type]
+        lambda: check_limits("abc"),  # type: ignore[arg-type]
+        lambda: check_limits(None, 2.5),  # type: ignore[arg-type]
+        lambda: check_limits(float("inf")),
+    ]:
+        with pytest.raises(BarbuError):
+            call()
+    assert to_seat(Seat.E) is Seat.E and to_seat(3) is Seat.W and to_seat("s") is Seat.S
+    assert parse_side([0, "s"]) == (Seat.N, Seat.S)
