@@ -257,3 +257,111 @@ def test_api_arguments_raise_barbu_errors() -> None:
             call()
     assert to_seat(Seat.E) is Seat.E and to_seat(3) is Seat.W and to_seat("s") is Seat.S
     assert parse_side([0, "s"]) == (Seat.N, Seat.S)
+
+
+# -- usage errors, empty files, messages -------------------------------------------------
+
+
+def test_usage_errors_are_one_line_with_code_2(capsys: pytest.CaptureFixture[str]) -> None:
+    from barbu_dd.cli import main
+
+    for args, why in [
+        (
+            ["solve", ENDING, "-c", "barbu", "--time-limit", "abc"],
+            "Invalid value for '--time-limit'",
+        ),
+        (["table", ENDING, "--workers", "0"], "Invalid value for '--workers'"),
+        (["solve", ENDING], "Missing option '--contract'"),
+        (["frobnicate"], "No such command 'frobnicate'"),
+        (["solve", ENDING, "-c", "barbu", "--bogus"], "No such option: --bogus"),
+    ]:
+        with pytest.raises(SystemExit) as e:
+            main(args)
+        err = capsys.readouterr().err
+        lines = [x for x in err.splitlines() if x.strip()]
+        assert e.value.code == 2 and len(lines) == 1, (args, err)
+        assert lines[0].startswith("error: ") and why in lines[0] and "--help" in lines[0]
+    with pytest.raises(SystemExit) as e:  # bad input (not usage): code 1, one line
+        main(["solve", ENDING, "-c", "nope"])
+    assert e.value.code == 1 and capsys.readouterr().err.startswith("error: unknown contract")
+    with pytest.raises(SystemExit) as e:
+        main(["solve", ENDING, "-c", "barbu", "--json"])
+    assert e.value.code == 0 and '"board": "1"' in capsys.readouterr().out
+
+
+def test_a_file_without_a_board_is_an_error(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.pbn"
+    empty.write_text("% a comment and nothing else\n")
+    for args in (
+        ["solve", str(empty), "-c", "barbu"],
+        ["show", str(empty)],
+        ["playout", str(empty), "-c", "barbu"],
+        ["table", str(empty)],
+        ["advise", str(empty)],
+    ):
+        one_error(args, "holds no board")
+    out = tmp_path / "out.jsonl"
+    code, _, err = run("batch", str(empty), ENDING, "-c", "barbu", "-w", "1", "-q", "-o", str(out))
+    assert code == 1 and "1 bad" in err and len(out.read_text().splitlines()) == 3
+    assert "holds no board" in (tmp_path / "out.jsonl.errors.jsonl").read_text()
+
+
+def test_messages_name_the_option_file_and_board(tmp_path: Path) -> None:
+    nodealer = tmp_path / "nd.pbn"
+    nodealer.write_text('[Board "5"]\n[Deal "N:AK... Q2... J3... 54..."]\n')
+    one_error(["solve", str(nodealer), "-c", "barbu"], "board 5", "give one: --declarer")
+    one_error(["advise", str(tmp_path / "missing.pbn")], "cannot read", "missing.pbn")
+    one_error(["advise", ENDING], "board 1", "13 cards")
+    one_error(["advise", "AQT8.K7.A9.J9843", "-c", "dominoes:best"], "give -c dominoes")
+    out = tmp_path / "d.pbn"
+    one_error(["deal", "-n", "1", "--event", "a\nb", "-o", str(out)], "--event must be one line")
+    assert not out.exists()
+    res = tmp_path / "r.jsonl"
+    code, _, _ = run("batch", ENDING, "-c", "barbu", "-w", "1", "-q", "-o", str(res))
+    assert code == 0
+    one_error(
+        ["batch", ENDING, "-c", "barbu", "-q", "-o", str(res), "--resume", "--force"], "not both"
+    )
+    one_error(
+        ["batch", ENDING, "-c", "barbu", "-q", "-o", str(res), "--resume", "--declarer", "S"],
+        "declarer",
+    )
+
+
+def test_scale_of_other_rules_is_refused(tmp_path: Path) -> None:
+    sc = tmp_path / "fr.toml"
+    sc.write_text('rules = "french"\n')
+    one_error(["solve", ENDING, "-c", "barbu", "--scale", str(sc)], "is for the french rules")
+    code, _, _ = run("solve", ENDING, "-c", "barbu", "--rules", "french", "--scale", str(sc))
+    assert code == 0
+
+
+def test_more_api_arguments_raise_barbu_errors() -> None:
+    from barbu_dd.advise import advise
+    from barbu_dd.analyze import analyze
+    from barbu_dd.batch import solve_many
+    from barbu_dd.cards import card_name
+    from barbu_dd.deal import Deal
+
+    hand = "AQT8.K7.A9.J9843"
+    for call in [
+        lambda: solve(None, "barbu", declarer="N"),  # type: ignore[arg-type]
+        lambda: solve(DEAL, None),  # type: ignore[arg-type]
+        lambda: solve(DEAL, "barbu", declarer="N", rules=None),  # type: ignore[arg-type]
+        lambda: solve(DEAL, "barbu", declarer="N", variants=[5]),  # type: ignore[list-item]
+        lambda: solve(DEAL, "barbu", declarer="N", scale=5),  # type: ignore[arg-type]
+        lambda: solve(DEAL, "trumps", declarer="N", trump=5),
+        lambda: solve(DEAL, "dominoes", declarer="N", start=99),
+        lambda: Deal(5),  # type: ignore[arg-type]
+        lambda: card_name(999),
+        lambda: analyze(DEAL, "barbu", declarer="N", play=[999]),
+        lambda: advise(None),  # type: ignore[arg-type]
+        lambda: advise(hand, samples="x"),  # type: ignore[arg-type]
+        lambda: advise(hand, contracts=["reussite"], rules="french", doubles_left=2),
+        lambda: solve_many([DEAL], "barbu", errors="foo"),  # type: ignore[arg-type]
+    ]:
+        with pytest.raises(BarbuError):
+            call()
+    # one contract name is one name, not its letters
+    adv = advise(hand, contracts="reussite", rules="french", samples=1, workers=1, seed=1)
+    assert [c.contract for c in adv.contracts] == ["reussite"]

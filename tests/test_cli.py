@@ -158,7 +158,7 @@ def test_solve_board_without_dealer_names_it_once(tmp_path: Path) -> None:
     f.write_text('[Board "5"]\n[Deal "N:AK... Q2... J3... 54..."]\n', encoding="utf-8")
     code, out, err = run("solve", str(f), "-c", "barbu")
     assert code == 1 and out == ""
-    why = "no Dealer tag, so the declarer is not known (give it)"
+    why = "no Dealer tag, so the declarer is not known (give one: --declarer)"
     assert err.strip() == f"error: {f}, board 5: {why}"
     code, out, _ = run("solve", str(f), "-c", "barbu", "--declarer", "S", "--json")
     assert code == 0 and json.loads(out)["declarer"] == "S"

@@ -148,9 +148,9 @@ def test_two_threads_under_a_time_limit(name: str, game: Game) -> None:
                 exact += 1
             else:
                 stopped += 1
-    assert exact > 0 and helped > 0
-    if name not in ("barbu", "trumps"):  # these finish in microseconds
-        assert stopped > 0
+    assert exact > 0
+    if name not in ("barbu", "trumps"):  # these finish in microseconds (on a loaded
+        assert stopped > 0 and helped > 0  # machine often before the helper starts)
 
 
 def test_two_threads_time_limit_on_a_full_deal() -> None:

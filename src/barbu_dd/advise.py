@@ -60,11 +60,10 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent import futures as cf
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .averages import Averages, load_averages
 from .batch import _spawn_pool, _stop_pool, check_workers, default_workers
 from .cards import (
     ALL_CARDS,
@@ -91,6 +90,9 @@ from .deal import Deal
 from .errors import BarbuError, ParseError
 from .settle import Doubles, may_double, settle
 from .solver import Solver
+
+if TYPE_CHECKING:
+    from .averages import Averages
 
 __all__ = [
     "DEFAULT_DECLARER",
@@ -469,9 +471,17 @@ def _columns_of(
     return [_Column(c.name, start="J" if c.name == "reussite" else None)]
 
 
+def _names(names: str | Iterable[str]) -> list[str]:
+    """Contract names: one name, or several (a string is not split into letters)."""
+    return [names] if isinstance(names, str) else list(names)
+
+
 def _parse_spec(text: str, rules: str) -> tuple[Contract, str | None]:
     name, _, arg = text.partition(":")
-    return find_contract(name.strip(), rules), (arg.strip() or None)
+    c = find_contract(name.strip(), rules)
+    if normalize_name(arg) == "best":
+        raise ParseError(f"advise names the best {c.name} choice itself: give -c {c.name}")
+    return c, (arg.strip() or None)
 
 
 @dataclass(frozen=True)
@@ -713,21 +723,30 @@ def advise(
     :raises InvalidPositionError: for a card given twice in the hand.
     """
     t0 = time.perf_counter()
-    mask = parse_hand(hand) if isinstance(hand, str) else int(hand)
+    if isinstance(hand, bool) or not isinstance(hand, str | int):
+        raise ParseError(
+            f"a hand is PBN text such as 'AK2.Q.JT9.8765' or a card mask, not {hand!r}"
+        )
+    mask = parse_hand(hand) if isinstance(hand, str) else hand
     if mask.bit_count() != 13:
         raise ParseError(f"a hand must hold 13 cards, got {mask.bit_count()}")
-    if samples < 1:
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise ParseError(f"samples must be 1 or more, got {samples}")
     decl = to_seat(declarer)
     rules = normalize_name(rules)
     vs = tuple(sorted(parse_variants(variants)))
     sc = load_scale(scale) if isinstance(scale, (str, Path)) else scale
-    done = {find_contract(p, rules).name for p in played if p.strip()}
+    done = {find_contract(p, rules).name for p in _names(played) if p.strip()}
     specs: list[tuple[Contract, str | None]]
     if contracts is None:
         specs = [(c, None) for c in contracts_of(rules, vs)]
     else:
-        specs = [_parse_spec(t, rules) for t in contracts if t.strip()]
+        specs = [_parse_spec(t, rules) for t in _names(contracts) if t.strip()]
+    if doubles_left is not None and (doubles is None or doubles_left < 0):
+        raise ParseError(
+            "doubles_left is a count of 0 or more, and goes with doubles (the contract to"
+            f" estimate them in), got {doubles_left!r}"
+        )
     dbl: tuple[Contract, str | None] | None = None
     if doubles is not None:
         dbl = _parse_spec(doubles, rules)
@@ -750,6 +769,10 @@ def advise(
         columns.extend(cols)
     labels = tuple(col.label for col in columns)
     games = tuple(_game_of(col, rules, vs, sc) for col in columns)
+    # here, not at the top: importing barbu_dd must not load the module that
+    # `python -m barbu_dd.averages` runs
+    from .averages import Averages, load_averages
+
     table_ = averages if isinstance(averages, Averages) else load_averages(averages)
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)

@@ -58,9 +58,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from types import TracebackType
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from .averages import Averages, declarer_value, load_averages
 from .batch import _spawn_pool, _stop_pool, check_workers, table_contracts
 from .cards import (
     RANK_CHARS,
@@ -80,7 +79,7 @@ from .contracts import (
     make_game,
     parse_variants,
 )
-from .deal import Deal, Trick
+from .deal import Deal, Trick, as_deal
 from .dominoes import possible_starts
 from .errors import IllegalPlayError, InvalidPositionError, ParseError
 from .pbn import Board, play_sequence
@@ -98,6 +97,9 @@ from .play import (
     trick_value,
 )
 from .solver import Bounds, Score, Solver, check_limits, leader_for
+
+if TYPE_CHECKING:
+    from .averages import Averages
 
 __all__ = [
     "PASS_WORDS",
@@ -917,7 +919,7 @@ def _start_line(
     solver: Solver, game: Game, deal: Deal | str, declarer: Seat | None
 ) -> _TrickLine | _DominoLine:
     """The position to step through, its first mover set."""
-    d = Deal(deal) if isinstance(deal, str) else deal.copy()
+    d = Deal(deal) if isinstance(deal, str) else as_deal(deal).copy()
     d = d.complete()
     if game.kind == "dominoes":
         if d.trick:
@@ -1371,7 +1373,7 @@ def table(
     sv = solver if solver is not None else Solver()
     decl = to_seat(declarer)
     vs = tuple(sorted(parse_variants(variants)))
-    d = Deal(deal) if isinstance(deal, str) else deal
+    d = as_deal(deal)
     specs = table_contracts(rules, vs)
     trick_games = {
         spec.label: make_game(
@@ -1536,14 +1538,22 @@ def best_contract(
         limit that is not a positive number.
     :raises InvalidPositionError: for an impossible position.
     """
+    # here, not at the top: importing barbu_dd must not load the module that
+    # `python -m barbu_dd.averages` runs
+    from .averages import Averages, declarer_value, load_averages
+
     check_limits(time_limit)
     t0 = time.perf_counter()
     end = None if time_limit is None else time.monotonic() + time_limit
     sv = solver if solver is not None else Solver()
     decl = to_seat(declarer)
     vs = tuple(sorted(parse_variants(variants)))
-    d = Deal(deal) if isinstance(deal, str) else deal
-    done = {find_contract(p, rules).name for p in played if p.strip()}
+    d = as_deal(deal)
+    done = {
+        find_contract(p, rules).name
+        for p in ([played] if isinstance(played, str) else played)
+        if p.strip()
+    }
     cards = max(d.sizes())
     # Dominoes on an ending has no averages (most endings fit no starting rank).
     todo = [

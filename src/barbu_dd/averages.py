@@ -471,21 +471,36 @@ def _deal_values(job: _Set, deal: str, declarer: str, limit: float | None = None
 
 
 def _read_samples(paths: Sequence[Path]) -> Iterator[dict[str, object]]:
+    """The sample lines of samples files (a missing file has none).
+
+    :raises ParseError: for a file that cannot be read, or that holds a record of
+        another kind (so it is no samples file, and must not be appended to).
+    """
     for p in paths:
         if not p.exists():
             continue
-        with p.open(encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    # A line cut short by a stopped run: skip it (its deal is redone).
-                    print(f"{p}:{n}: skipping a broken line", file=sys.stderr)
-                    continue
-                if isinstance(rec, dict) and ("values" in rec or "unfinished" in rec):
+        try:
+            with p.open(encoding="utf-8") as f:
+                for n, line in enumerate(f, 1):
+                    if not line.strip():
+                        continue
+                    try:
+                        rec = json.loads(line)
+                    except ValueError:
+                        # A line cut short by a stopped run: skip it (its deal is redone).
+                        print(f"{p}:{n}: skipping a broken line", file=sys.stderr)
+                        continue
+                    if not (
+                        isinstance(rec, dict)
+                        and "deal" in rec
+                        and ("values" in rec or "unfinished" in rec)
+                    ):
+                        raise ParseError(f"{str(p)!r}, line {n}: not an averages sample")
                     yield rec
+        except OSError as e:
+            raise ParseError(f"cannot read samples file {str(p)!r}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise ParseError(f"samples file {str(p)!r} is not UTF-8 text") from None
 
 
 def _summary(values: Sequence[float]) -> tuple[float, float, float]:
@@ -531,9 +546,18 @@ def make_averages(
     from .batch import random_boards
 
     out_path = Path(output)
+    if out_path.is_dir():
+        raise ParseError(f"-o {str(out_path)!r} is a directory")
+    if out_path.exists():
+        load_averages(out_path)  # its records are kept: it must be an averages file
     sample_paths = [Path(p) for p in samples] or [out_path.with_suffix(".samples.jsonl")]
     vs = tuple(sorted(parse_variants(variants)))
     sc = load_scale(scale) if scale is not None else None
+    if contracts is not None:
+        for c in contracts:
+            find_contract(c)  # an unknown name is an error, not left out
+            if not any(_in_rules(c, r) for r in rules):
+                raise ParseError(f"{c!r} is not a contract of the {' or '.join(rules)} rules")
     sets: list[_Set] = []
     for r in rules:
         names = [c.name for c in contracts_of(r, vs)]
@@ -548,7 +572,8 @@ def make_averages(
         if names:
             sets.append(_Set(r, vs, sc, tuple(names), tuple(keys)))
     if not sets:
-        raise ParseError("no contract to average")
+        why = " (Dominoes and the Réussite need full deals)" if cards < 13 else ""
+        raise ParseError(f"no contract to average{why}")
     # What is done already (deal text and declarer identify a sample).
     have: dict[tuple[str, str], dict[str, object]] = {}
     # The largest deal limit at which a deal's contract was tried and not finished,
@@ -755,12 +780,7 @@ def _write_output(
     ``mean_with_left_out``: the interval of the mean over the deals done and those,
     from the bounds proved for them.  One with values taken from a scaled twin has
     ``scaled_from``: the twin's rule set and contract, the factor and how many deals."""
-    old: list[dict[str, object]] = []
-    if path.exists():
-        try:
-            old = list(load_averages(path).records)
-        except BarbuError:
-            old = []
+    old = list(load_averages(path).records) if path.exists() else []
     new: list[dict[str, object]] = []
     for s in sets:
         for name, key in zip(s.contracts, s.keys, strict=True):
@@ -871,8 +891,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error(f"--skip takes board numbers, not {args.skip!r}")
     if args.deals < 1 or not 1 <= args.cards <= 13:
         p.error("--deals must be 1 or more and --cards 1..13")
-    if args.deal_limit is not None and not args.deal_limit > 0:
-        p.error("--deal-limit must be a positive number of seconds")
+    for name, v in (("--deal-limit", args.deal_limit), ("--time-limit", args.time_limit)):
+        if v is not None and not 0 < v < math.inf:
+            p.error(f"{name} must be a positive number of seconds")
+    if args.jobs is not None and args.jobs < 1:
+        p.error("--jobs must be 1 or more")
+    if args.tt_mib < 1:
+        p.error("--tt-mib must be 1 or more")
     command = "python -m barbu_dd.averages " + " ".join(
         sys.argv[1:] if argv is None else list(argv)
     )

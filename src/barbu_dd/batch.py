@@ -55,7 +55,7 @@ from .contracts import (
     normalize_name,
     parse_variants,
 )
-from .deal import Deal
+from .deal import Deal, as_deal
 from .errors import BarbuError, ParseError, SolverError
 from .pbn import BadBoard, Board, make_board, read_pbn
 from .solver import MAX_TT_BYTES, Score, Solver
@@ -728,7 +728,7 @@ def _deal_items(deals: Iterable[Deal | str | Board], job: BatchJob) -> Iterator[
                 where = d.location
                 yield _Item(pos, d.deal, int(job.declarer_of(d)), d.source, None, d.tags, where)
                 continue
-            deal = Deal(d) if isinstance(d, str) else d
+            deal = as_deal(d)
             decl = None if job.declarer is None else int(job.declarer)
             yield _Item(pos, deal, decl, where=where)
         except BarbuError as e:
@@ -827,7 +827,7 @@ def solve_many(
     array([-6.,  0.,  0.,  0.])
     """
     if errors not in ("raise", "nan"):
-        raise ValueError(f"errors must be 'raise' or 'nan', got {errors!r}")
+        raise ParseError(f"errors must be 'raise' or 'nan', got {errors!r}")
     job = make_job(
         contracts,
         rules=rules,
@@ -860,6 +860,7 @@ def _file_items(
     pos = 0
     for f in files:
         name = str(f)
+        index = 0
         for index, b in enumerate(read_pbn(f, errors="yield"), 1):
             if done is not None and (name, index) in done:
                 counts["skipped"] = counts.get("skipped", 0) + 1
@@ -875,6 +876,10 @@ def _file_items(
                 except BarbuError as e:  # no Dealer (its message names the board)
                     decl, err, kind = None, str(e), _kind(e)
                 yield _Item(pos, b.deal, decl, name, index, b.tags, b.location, err, kind)
+            pos += 1
+        if index == 0:
+            why = f"{name!r} holds no board (no Deal tag)"
+            yield _Item(pos, None, None, name, None, {}, name, why, "ParseError")
             pos += 1
 
 
@@ -921,6 +926,10 @@ def check_files(files: Sequence[str | Path]) -> None:
     :raises ParseError: naming the first that cannot.
     """
     for f in files:
+        try:
+            str(f).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ParseError(f"file name {str(f)!r} is not UTF-8 (the records name it)") from None
         try:
             with open(f, "rb") as fh:
                 fh.read(1)

@@ -178,10 +178,15 @@ _RANK_BY_TEXT["10"] = Rank.T
 def card_name(card: Card) -> str:
     """The two-character name of a card, suit first: ``'SA'``, ``'HT'``.
 
+    :raises ParseError: for a number that is no card.
+
     >>> card_name(SQ)
     'SQ'
     """
-    return CARD_NAMES[card]
+    try:
+        return CARD_NAMES[card]
+    except (KeyError, TypeError):
+        raise ParseError(f"not a card: {card!r}") from None
 
 
 def parse_seat(text: str) -> Seat:

@@ -10,7 +10,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -79,7 +79,10 @@ def handle_errors(func: F) -> F:
             raise typer.Exit(code=1) from None
         except OSError as e:
             name = getattr(e, "filename", None)
-            raise fail(f"{name!r}: {e.strerror}" if name else str(e)) from None
+            why = e.strerror or str(e)
+            raise fail(f"{name!r}: {why}" if name else f"cannot read or write: {why}") from None
+        except UnicodeError as e:  # text or a file name that is no UTF-8
+            raise fail(f"text that is not UTF-8: {getattr(e, 'reason', e)}") from None
         except KeyboardInterrupt:
             raise fail("interrupted") from None
 
@@ -343,7 +346,7 @@ def solve_cmd(
         raise ParseError(f"--threads must be 1 or 2, not {threads}")
     solver = Solver(threads=default_threads() if threads is None else threads)
     bad = 0
-    for item in read_pbn(file, errors="yield"):
+    for item in _boards(file):
         if isinstance(item, BadBoard):
             bad += 1
             err_console.print(
@@ -444,7 +447,7 @@ def solve_cmd(
 def show_cmd(file: FileArg) -> None:
     """Print every board of a PBN file: its tags and the four hands."""
     bad = 0
-    for item in read_pbn(file, errors="yield"):
+    for item in _boards(file):
         if isinstance(item, BadBoard):
             bad += 1
             err_console.print(
@@ -491,6 +494,13 @@ def deal_cmd(
     opts = f"-n {boards} --seed {seed}" + (f" --cards {cards}" if cards != 13 else "")
     opts += f" --first {first}" if first != 1 else ""
     header = f"% PBN 2.1\n% barbu-dd deal {opts}\n"
+    if event is not None:
+        if "\n" in event or "\r" in event or '"' in event:
+            raise ParseError("--event must be one line, without double quotes")
+        try:
+            event.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ParseError(f"--event {event!r} is not UTF-8 text") from None
     gen = random_boards(boards, seed, cards=cards, first=first, event=event)
     if out is None:
         sys.stdout.write(header + "\n")
@@ -584,6 +594,8 @@ def batch_cmd(
 
     if scheduler is not None and dask is not None:
         raise ParseError("give --scheduler or --dask, not both")
+    if resume and force:
+        raise ParseError("give --resume (go on with OUT) or --force (replace it), not both")
     if dask is not None and dask.strip().lower() != "local":
         raise ParseError(f"--dask takes 'local' (for a cluster give --scheduler), got {dask!r}")
     seen = {p.resolve() for p in files}
@@ -690,11 +702,23 @@ def _card_text(move: int | None) -> str:
     return SUIT_SYMBOLS[move >> 4] + "23456789TJQKA"[move & 15]
 
 
+def _boards(file: Path) -> Iterator[Board | BadBoard]:
+    """``read_pbn(file, errors="yield")``, and an error for a file without a board.
+
+    :raises ParseError: (at the end) for a file without a board."""
+    n = 0
+    for item in read_pbn(file, errors="yield"):
+        n += 1
+        yield item
+    if n == 0:
+        raise ParseError(f"{str(file)!r} holds no board (no Deal tag)")
+
+
 def _each_board(file: Path, each: Callable[[Board], None]) -> None:
     """Run ``each`` on every board of a PBN file; a bad board is reported on stderr
     (and gives exit code 1) while the others go on."""
     bad = 0
-    for item in read_pbn(file, errors="yield"):
+    for item in _boards(file):
         if isinstance(item, BadBoard):
             bad += 1
             err_console.print(
@@ -1143,13 +1167,20 @@ def _advise_hand(hand: str, board_no: int | None, declarer: str | None) -> tuple
     if not path.is_file():
         if board_no is not None:
             raise ParseError(f"--board is for a PBN file, and {hand!r} is not a file")
+        if "/" in hand or hand.lower().endswith(".pbn") or path.exists():
+            raise ParseError(f"cannot read {hand!r}: no such file (or not a file)")
         return hand, declarer or DEFAULT_DECLARER.name
-    for i, item in enumerate(read_pbn(path, errors="yield"), 1):
+    for i, item in enumerate(_boards(path), 1):
         if board_no is not None and i != board_no:
             continue
         if isinstance(item, BadBoard):
             raise ParseError(item.reason)
         seat = item.declarer((), declarer) if declarer or item.dealer else DEFAULT_DECLARER
+        if item.deal.sizes()[seat] != 13:
+            raise ParseError(
+                f"{item.location}: advise needs a full hand of 13 cards, {seat.name} holds"
+                f" {item.deal.sizes()[seat]}"
+            )
         return hand_to_pbn(item.deal.mask(seat)), seat.name
     raise ParseError(f"{hand!r} has no board {board_no if board_no is not None else 1}")
 
@@ -1360,10 +1391,27 @@ def advise_cmd(
         raise typer.Exit(code=130)
 
 
-def main() -> None:
-    """Entry point of the ``barbu-dd`` script."""
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``barbu-dd`` script.
+
+    A usage error (an unknown option, a value of the wrong type or out of range, a
+    missing argument) is one ``error:`` line too, with exit code 2; other bad input
+    exits with 1 (see :func:`handle_errors`).
+    """
+    # Click's base of its errors: click's own, or the copy newer typers carry
+    click_error: type[Exception] = next(
+        c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
+    )
     try:
-        app()
-    except KeyboardInterrupt:  # pragma: no cover - interactive only
+        code = app(args=argv, standalone_mode=False)
+    except typer.Abort:  # pragma: no cover - interactive only
         print("error: interrupted", file=sys.stderr)
         sys.exit(130)
+    except click_error as e:
+        ctx = getattr(e, "ctx", None)
+        msg = " ".join(e.format_message().split())  # type: ignore[attr-defined]
+        if msg:  # (no arguments at all: the help is already shown)
+            where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+            print(f"error: {msg}{where}", file=sys.stderr)
+        sys.exit(e.exit_code)  # type: ignore[attr-defined]
+    sys.exit(code if isinstance(code, int) else 0)

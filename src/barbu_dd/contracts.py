@@ -190,6 +190,8 @@ def normalize_name(text: str) -> str:
     >>> normalize_name("Réussite"), normalize_name("No_Last Two")
     ('reussite', 'no-last-two')
     """
+    if not isinstance(text, str):
+        raise ParseError(f"a name is text, not {text!r}")
     t = unicodedata.normalize("NFKD", text.strip().lower())
     t = "".join(ch for ch in t if not unicodedata.combining(ch))
     return "-".join(t.replace("_", " ").replace("-", " ").split())
@@ -203,6 +205,8 @@ def find_contract(name: str, rules: str | None = None) -> Contract:
     >>> find_contract("domino").name
     'dominoes'
     """
+    if not isinstance(name, str):
+        raise ParseError(f"a contract is given by name, not {name!r}")
     c = _BY_NAME.get(normalize_name(name))
     if c is None:
         names = ", ".join(k.name for k in CONTRACTS)
@@ -607,8 +611,16 @@ def make_game(
         sc = default_scale(r, vs)
     elif isinstance(scale, Scale):
         sc = scale
-    else:
+    elif isinstance(scale, str | Path):
         sc = load_scale(scale)
+    else:
+        raise ParseError(f"a scale is a Scale or a scale file's path, not {scale!r}")
+    if sc.rules != r:
+        where = f"scale file {sc.source!r}" if sc.source else f"scale {sc.name!r}"
+        raise ParseError(
+            f"{where} is for the {sc.rules} rules, not the {r} rules (its rules key,"
+            " classic when left out)"
+        )
     if c.name not in sc.contracts:
         sc = Scale(sc.name, sc.rules, {**default_scale(r, vs).contracts, **sc.contracts})
     scoring = sc.of(c.name)
@@ -616,13 +628,18 @@ def make_game(
     if trump is not None and not (
         isinstance(trump, str) and normalize_name(trump) in ("nt", "n", "none", "")
     ):
-        tr = (
-            trump
-            if isinstance(trump, Suit)
-            else (parse_suit(trump) if isinstance(trump, str) else Suit(trump))
-        )
+        try:
+            tr = (
+                trump
+                if isinstance(trump, Suit)
+                else (parse_suit(trump) if isinstance(trump, str) else Suit(trump))
+            )
+        except ParseError:
+            raise
+        except ValueError:
+            raise ParseError(f"invalid trump suit: {trump!r} (S, H, D, C or NT)") from None
     if c.needs_trump and tr is None:
-        raise ParseError(f"contract {c.name!r} needs a trump suit (--trump S|H|D|C)")
+        raise ParseError(f"contract {c.name!r} needs a trump suit (S, H, D or C)")
     if tr is not None and c.name not in ("trumps", "tricks"):
         raise ParseError(f"contract {c.name!r} has no trump suit")
     st: Rank | None = None
@@ -649,4 +666,7 @@ def make_game(
 def _rank(value: Rank | int | str) -> Rank:
     if isinstance(value, str):
         return parse_rank(value)
-    return Rank(value)
+    try:
+        return Rank(value)
+    except ValueError:
+        raise ParseError(f"invalid rank: {value!r} (0..12, or 2..9, T, J, Q, K, A)") from None

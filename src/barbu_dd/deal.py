@@ -32,7 +32,7 @@ from .cards import (
 )
 from .errors import IllegalPlayError, InvalidPositionError, ParseError
 
-__all__ = ["Deal", "Trick", "trick_winner"]
+__all__ = ["as_deal", "Deal", "Trick", "trick_winner"]
 
 
 @dataclass(frozen=True)
@@ -78,10 +78,16 @@ class Deal:
         leader: Seat | int | str | None = None,
         first: Seat | int = Seat.N,
     ) -> None:
-        self.first: Seat = Seat(first)
+        self.first: Seat = to_seat(first)
         if isinstance(hands, str):
             self._hands, self.first = _parse_deal(hands)
         else:
+            if not isinstance(hands, Sequence) or not all(
+                h is None or isinstance(h, int) for h in hands
+            ):
+                raise ParseError(
+                    f"a deal is PBN text or 4 hands as card masks (or None), not {hands!r}"
+                )
             if len(hands) != 4:
                 raise InvalidPositionError(f"a deal needs 4 hands, got {len(hands)}")
             self._hands = [None if h is None else int(h) & BB_ALL for h in hands]
@@ -318,6 +324,19 @@ class Deal:
     def suit_holding(self, seat: Seat | int, suit: int) -> int:
         """A seat's holding in one suit as a 13-bit mask (bit 12 the Ace)."""
         return (self.mask(seat) & BB_SUITS[suit]) >> (16 * suit)
+
+
+def as_deal(value: Deal | str) -> Deal:
+    """A :class:`Deal`, or one read from a PBN deal string (the deal itself, not a copy).
+
+    :raises ParseError: for anything else, or malformed text.
+    :raises InvalidPositionError: for a card dealt twice.
+    """
+    if isinstance(value, Deal):
+        return value
+    if isinstance(value, str):
+        return Deal(value)
+    raise ParseError(f"a deal is a Deal or PBN text such as 'N:AK.. ...', not {value!r}")
 
 
 def _parse_deal(text: str) -> tuple[list[int | None], Seat]:

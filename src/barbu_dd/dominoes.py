@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from . import _dominoes
 from .cards import BB_ALL, RANK_CHARS, SEATS, Rank, Seat, card_name, to_seat
 from .contracts import Game
-from .deal import Deal
+from .deal import Deal, as_deal
 from .errors import IllegalPlayError, InvalidPositionError, SolverError
 from .play import Layout
 
@@ -79,7 +79,7 @@ def domino_hands(deal: Deal | str) -> tuple[Deal, tuple[int, int, int, int]]:
     ...
     barbu_dd.errors.InvalidPositionError: the hand of E is unknown: dominoes needs all four
     """
-    d = Deal(deal) if isinstance(deal, str) else deal
+    d = as_deal(deal)
     if d.trick:
         raise InvalidPositionError("dominoes has no tricks, but a trick is in progress")
     d = d.complete()

@@ -178,7 +178,8 @@ class Board:
             return to_seat(override)
         if self.dealer is None:
             raise ParseError(
-                f"{self.location}: no Dealer tag, so the declarer is not known (give it)"
+                f"{self.location}: no Dealer tag, so the declarer is not known"
+                " (give one: --declarer)"
             )
         return self.dealer if "dealer-declares" in vs else self.dealer.left
 

@@ -326,6 +326,11 @@ def _check_record(rec: dict[str, Any], job: BatchJob, where: str, columns: Seque
             f"{where} holds results of other contracts, rules or variants: "
             "resume with the same options, or write to another file"
         )
+    if job.declarer is not None and rec.get("declarer") != job.declarer.name:
+        raise ParseError(
+            f"{where} holds results for declarer {rec.get('declarer')}, not "
+            f"{job.declarer.name}: resume with the same options, or write to another file"
+        )
 
 
 # -- writing --------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from pathlib import Path
 from . import _core, _dominoes
 from .cards import Card, Rank, Seat, card_name, to_seat
 from .contracts import Game, Scale, make_game
-from .deal import Deal
+from .deal import Deal, as_deal
 from .dominoes import (
     DEFAULT_DOMINO_TT_BYTES,
     check_layout,
@@ -370,7 +370,7 @@ class Solver:
     def _position(
         self, deal: Deal | str, game: Game, declarer: Seat | int | str | None
     ) -> tuple[Deal, list[int], list[int], Seat]:
-        d = Deal(deal) if isinstance(deal, str) else deal
+        d = as_deal(deal)
         d = d.complete()
         for s in Seat:
             if not d.is_known(s):
