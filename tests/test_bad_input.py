@@ -365,3 +365,21 @@ def test_more_api_arguments_raise_barbu_errors() -> None:
     # one contract name is one name, not its letters
     adv = advise(hand, contracts="reussite", rules="french", samples=1, workers=1, seed=1)
     assert [c.contract for c in adv.contracts] == ["reussite"]
+
+
+def test_variants_and_played_contracts_checked(tmp_path: Path) -> None:
+    one_error(["solve", ENDING, "-c", "barbu", "--rules", "french", "--variant", "other-scores"],
+              "'other-scores' is not one of the french rules")  # fmt: skip
+    one_error(
+        ["solve", ENDING, "-c", "tricks", "--rules", "bridge", "--trump", "NT", "-V", "king-duty"],
+        "not one of the bridge rules",
+    )
+    one_error(["best", FULL, "--played", "barbu,kh"], "contract played twice: barbu")
+    one_error(["advise", "AQT8.K7.A9.J9843", "--played", "barbu,barbu"], "played twice")
+    one_error(["solve", ENDING, "-c", "dominoes", "--start", "best"], "no starting rank fits")
+
+
+def test_write_errors_name_the_file(tmp_path: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    one_error(["deal", "-n", "3", "-o", "/dev/full"], "cannot write '/dev/full'")

@@ -85,6 +85,7 @@ from .contracts import (
     make_game,
     normalize_name,
     parse_variants,
+    played_set,
 )
 from .deal import Deal
 from .errors import BarbuError, ParseError
@@ -736,7 +737,7 @@ def advise(
     rules = normalize_name(rules)
     vs = tuple(sorted(parse_variants(variants)))
     sc = load_scale(scale) if isinstance(scale, (str, Path)) else scale
-    done = {find_contract(p, rules).name for p in _names(played) if p.strip()}
+    done = played_set(_names(played), rules)
     specs: list[tuple[Contract, str | None]]
     if contracts is None:
         specs = [(c, None) for c in contracts_of(rules, vs)]

@@ -78,6 +78,7 @@ from .contracts import (
     find_contract,
     make_game,
     parse_variants,
+    played_set,
 )
 from .deal import Deal, Trick, as_deal
 from .dominoes import possible_starts
@@ -1549,11 +1550,7 @@ def best_contract(
     decl = to_seat(declarer)
     vs = tuple(sorted(parse_variants(variants)))
     d = as_deal(deal)
-    done = {
-        find_contract(p, rules).name
-        for p in ([played] if isinstance(played, str) else played)
-        if p.strip()
-    }
+    done = played_set([played] if isinstance(played, str) else played, rules)
     cards = max(d.sizes())
     # Dominoes on an ending has no averages (most endings fit no starting rank).
     todo = [

@@ -25,7 +25,13 @@ from . import analyze as analysis
 from .averages import load_averages
 from .batch import check_workers
 from .cards import SUIT_SYMBOLS, Seat, hand_to_pbn, parse_seat
-from .contracts import Scale, contracts_of, find_contract, load_scale, parse_variants
+from .contracts import (
+    Scale,
+    contracts_of,
+    load_scale,
+    parse_variants,
+    played_set,
+)
 from .deal import Deal
 from .errors import BarbuError, ParseError
 from .pbn import BadBoard, Board, read_pbn
@@ -506,9 +512,12 @@ def deal_cmd(
         sys.stdout.write(header + "\n")
         write_pbn(gen, sys.stdout, header=False)
         return
-    with open(out, "w", encoding="utf-8", newline="\n") as f:
-        f.write(header + "\n")
-        write_pbn(gen, f, header=False)
+    try:
+        with open(out, "w", encoding="utf-8", newline="\n") as f:
+            f.write(header + "\n")
+            write_pbn(gen, f, header=False)
+    except OSError as e:
+        raise ParseError(f"cannot write {str(out)!r}: {e.strerror or e}") from None
 
 
 def _rate_column() -> Any:
@@ -744,7 +753,7 @@ def _options(
     contracts_of(rules)
     if declarer is not None:
         parse_seat(declarer)
-    return sorted(parse_variants(variant or [])), (load_scale(scale) if scale else None)
+    return sorted(parse_variants(variant or [], rules)), (load_scale(scale) if scale else None)
 
 
 def _board_key(board: Board) -> object:
@@ -1087,8 +1096,7 @@ def best_cmd(
     """Which contract to declare, double dummy: the largest gain over the average."""
     variants, sc = _options(rules, variant, scale, declarer)
     done = [p for p in (played or "").split(",") if p.strip()]
-    for p in done:
-        find_contract(p, rules)
+    played_set(done, rules)  # checked once, before any board
     check_limits(time_limit, names=("--time-limit", "--node-limit"))
     table_ = load_averages(averages)  # once, before any board
     solver = Solver(threads=default_threads())

@@ -39,6 +39,7 @@ from .errors import ParseError
 __all__ = [
     "RULE_SETS",
     "VARIANTS",
+    "VARIANT_RULES",
     "Contract",
     "CONTRACTS",
     "Scale",
@@ -46,6 +47,7 @@ __all__ = [
     "Game",
     "find_contract",
     "contracts_of",
+    "played_set",
     "normalize_name",
     "parse_variants",
     "load_scale",
@@ -218,6 +220,22 @@ def find_contract(name: str, rules: str | None = None) -> Contract:
     return c
 
 
+def played_set(names: Iterable[str], rules: str) -> frozenset[str]:
+    """The canonical names of the contracts already played (blank names skipped).
+
+    :raises ParseError: for an unknown contract, one of another rule set, or one
+        named twice.
+    """
+    out: set[str] = set()
+    for p in names:
+        if p.strip():
+            c = find_contract(p, rules).name
+            if c in out:
+                raise ParseError(f"contract played twice: {c}")
+            out.add(c)
+    return frozenset(out)
+
+
 def contracts_of(rules: str, variants: Iterable[str] = ()) -> tuple[Contract, ...]:
     """The contracts of a rule set, in the order of SPEC §3 (Ravage City only with its variant).
 
@@ -240,22 +258,42 @@ def _rules(rules: str) -> str:
     return r
 
 
-def parse_variants(names: Iterable[str]) -> frozenset[str]:
-    """Canonical variant names.
+#: The rule sets each variant belongs to (SPEC: Trumps, the K♥ duty, the other scores
+#: and Ravage City are the classic rules'; the bridge rule set has none).
+VARIANT_RULES: dict[str, frozenset[str]] = {
+    "free-trumping": frozenset({"classic"}),
+    "king-duty": frozenset({"classic"}),
+    "low-aces": frozenset({"classic", "french"}),
+    "ace-replays": frozenset({"classic", "french"}),
+    "dealer-declares": frozenset({"classic", "french"}),
+    "only-double-declarer": frozenset({"classic", "french"}),
+    "other-scores": frozenset({"classic"}),
+    "ravage-city": frozenset({"classic"}),
+}
 
-    :raises ParseError: on an unknown variant.
+
+def parse_variants(names: Iterable[str] | None, rules: str | None = None) -> frozenset[str]:
+    """Canonical variant names (``None``: none); with ``rules``, each must belong to
+    that rule set (:data:`VARIANT_RULES`).
+
+    :raises ParseError: on an unknown variant, or one of another rule set.
 
     >>> sorted(parse_variants(["Free trumping", "low_ace"]))
     ['free-trumping', 'low-aces']
     """
+    if names is None:
+        return frozenset()
     if isinstance(names, str):
         names = [names]
+    r = None if rules is None else _rules(rules)
     out = set()
     for n in names:
         v = normalize_name(n)
         v = _VARIANT_ALIASES.get(v, v)
         if v not in VARIANTS:
             raise ParseError(f"unknown variant: {n!r} (known: {', '.join(VARIANTS)})")
+        if r is not None and r not in VARIANT_RULES[v]:
+            raise ParseError(f"variant {v!r} is not one of the {r} rules")
         out.add(v)
     return frozenset(out)
 
@@ -606,7 +644,7 @@ def make_game(
     c = contract if isinstance(contract, Contract) else find_contract(contract, r)
     if r not in c.rule_sets:
         raise ParseError(f"contract {c.name!r} is not played in the {r} rule set")
-    vs = parse_variants(variants)
+    vs = parse_variants(variants, r)
     if scale is None:
         sc = default_scale(r, vs)
     elif isinstance(scale, Scale):

@@ -443,13 +443,20 @@ class ResultWriter:
             ) from None
 
     def write(self, r: BoardResult) -> None:
-        """Write one solved board's record, and flush it."""
-        if self.format == "csv":
-            self._csv.writerow(flat_row(r, self.job))
-        else:
-            rec = json_record(r, self.job) if self.format == "jsonl" else flat_row(r, self.job)
-            self._f.write(json.dumps(rec, ensure_ascii=False) + "\n")
-        self._f.flush()
+        """Write one solved board's record, and flush it.
+
+        :raises BarbuError: naming the output, if it cannot be written (disk full).
+        """
+        try:
+            if self.format == "csv":
+                self._csv.writerow(flat_row(r, self.job))
+            else:
+                rec = json_record(r, self.job) if self.format == "jsonl" else flat_row(r, self.job)
+                self._f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            self._f.flush()
+        except OSError as e:
+            where = "the output" if self.path is None else repr(str(self.path))
+            raise BarbuError(f"cannot write {where}: {e.strerror or e}") from None
         if r.file is not None and r.index is not None:
             self.done.add(r.file, r.index)
         self.written += 1

@@ -553,7 +553,10 @@ class Solver:
         decl = to_seat(declarer)
         starts = possible_starts(hands, game.low_aces)
         if not starts:
-            check_layout(hands, game)  # raises, naming a broken suit
+            try:
+                check_layout(hands, game)  # raises, naming a broken suit
+            except InvalidPositionError as e:
+                raise InvalidPositionError(f"no starting rank fits this ending: {e}") from None
         if not hands[decl]:
             raise InvalidPositionError(f"the declarer, {decl.name}, has no cards (already out)")
         t0 = time.perf_counter()
