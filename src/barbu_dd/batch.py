@@ -582,8 +582,8 @@ def check_workers(workers: int) -> int:
 
 
 def _backend(job: BatchJob, workers: int | None, scheduler: Any) -> _Backend:
-    if scheduler is not None and workers is not None and scheduler == "local":
-        check_workers(workers)
+    if isinstance(scheduler, str) and scheduler == "local" and workers is not None:
+        check_workers(workers)  # the local cluster's processes
     if scheduler is not None:
         return _DaskBackend(job, scheduler, workers)
     n = check_workers(default_workers() if workers is None else workers)
