@@ -383,3 +383,18 @@ def test_write_errors_name_the_file(tmp_path: Path) -> None:
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full")
     one_error(["deal", "-n", "3", "-o", "/dev/full"], "cannot write '/dev/full'")
+
+
+def test_pbn_tags_in_any_order() -> None:
+    from barbu_dd.pbn import parse_pbn
+
+    # a board whose Deal comes before its Board and Dealer tags is one board
+    text = (
+        '[Deal "N:A... K... Q... J..."]\n[Board "1"]\n[Dealer "W"]\n\n'
+        '[Deal "N:A... K... Q... 2..."]\n[Board "2"]\n[Dealer "N"]\n'
+    )
+    assert [(b.number, b.dealer) for b in parse_pbn(text)] == [(1, Seat.W), (2, Seat.N)]
+    # without blank lines, a Board or Event tag after a board's Deal and Board starts the next
+    text = '[Board "1"]\n[Deal "N:A... K... Q... J..."]\n[Event "x"]\n[Board "2"]\n'
+    text += '[Deal "N:A... K... Q... 2..."]\n'
+    assert [(b.number, b.tags.get("Event")) for b in parse_pbn(text)] == [(1, None), (2, "x")]

@@ -497,7 +497,15 @@ class _Reader:
 
     def tag(self, lineno: int, name: str, raw: str) -> None:
         p = self.pending
-        if p is not None and name in ("Board", "Event") and "Deal" in p.tags:
+        # Without a blank line between boards, a Board or Event tag after a Deal starts
+        # the next board, unless this board has had no Board tag yet (tags in any order:
+        # [Deal] [Board] [Dealer] is one board).
+        if (
+            p is not None
+            and name in ("Board", "Event")
+            and "Deal" in p.tags
+            and (name in p.tags or "Board" in p.tags)
+        ):
             self.finish()
         p = self.board(lineno)
         value = _UNESCAPE.sub(r"\1", raw)
