@@ -398,3 +398,39 @@ def test_pbn_tags_in_any_order() -> None:
     text = '[Board "1"]\n[Deal "N:A... K... Q... J..."]\n[Event "x"]\n[Board "2"]\n'
     text += '[Deal "N:A... K... Q... 2..."]\n'
     assert [(b.number, b.tags.get("Event")) for b in parse_pbn(text)] == [(1, None), (2, "x")]
+
+
+def test_batch_table_on_endings_no_rank_fits(tmp_path: Path) -> None:
+    # board 2 of the example endings fits no Dominoes start: its Dominoes scores are
+    # null, its trick contracts are solved (before: the whole board was bad)
+    out = tmp_path / "t.jsonl"
+    code, _, err = run("batch", ENDING, "--table", "-w", "1", "-q", "-o", str(out))
+    assert code == 0, err
+    recs = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(recs) == 3
+    b2 = next(r for r in recs if r["index"] == 2)
+    assert b2["scores"]["dominoes:best"] == {"N": None, "E": None, "S": None, "W": None}
+    assert b2["starts"]["dominoes:best"] is None
+    want = solve(b2["tags"]["Deal"], "barbu", declarer=b2["declarer"]).scores
+    assert tuple(b2["scores"]["barbu"][s] for s in "NESW") == want
+
+
+def test_failed_batch_leaves_no_empty_output(tmp_path: Path) -> None:
+    out = tmp_path / "o.jsonl"
+    one_error(["batch", ENDING, "-c", "barbu", "-q", "--scheduler", "foo", "-o", str(out)], "foo")
+    assert not out.exists()  # so the same command, mended, needs no --force
+
+
+def test_board_option_picks_one_board(tmp_path: Path) -> None:
+    code, out, _ = run("analyze", ENDING, "-c", "barbu", "--play", "SK SA", "--board", "1")
+    assert code == 0 and out.count("Board 1") + out.count("board 1") >= 1
+    code, out, _ = run("playout", ENDING, "-c", "barbu", "--board", "2", "--json")
+    assert code == 0 and len(out.splitlines()) == 1
+    one_error(["playout", ENDING, "-c", "barbu", "--board", "4"], "has no board 4 (it holds 3)")
+
+
+def test_deal_header_records_the_event(tmp_path: Path) -> None:
+    out = tmp_path / "d.pbn"
+    code, _, _ = run("deal", "-n", "1", "--seed", "3", "--event", "club night", "-o", str(out))
+    assert code == 0
+    assert out.read_text().splitlines()[1] == '% barbu-dd deal -n 1 --seed 3 --event "club night"'

@@ -56,6 +56,7 @@ from .contracts import (
     parse_variants,
 )
 from .deal import Deal, as_deal
+from .dominoes import possible_starts
 from .errors import BarbuError, ParseError, SolverError
 from .pbn import BadBoard, Board, make_board, read_pbn
 from .solver import MAX_TT_BYTES, Score, Solver
@@ -362,6 +363,16 @@ def _solve_board(
     secs: list[float] = []
     for spec, game in zip(job.specs, job.games, strict=True):
         try:
+            if game is None and not possible_starts(
+                [deal.mask(x) for x in Seat], "low-aces" in job.variants
+            ):
+                # an ending no starting rank fits (its table is no Dominoes layout): no
+                # Dominoes scores, the board's other contracts still count
+                scores.append((None, None, None, None))
+                starts.append(None)
+                nodes.append(0)
+                secs.append(0.0)
+                continue
             if game is None:
                 ch = solver.best_start(
                     deal, decl, rules=job.rules, variants=job.variants, scale=job.scale
@@ -542,6 +553,9 @@ class _DaskBackend:
                 raise ParseError(
                     f"invalid Dask scheduler address {scheduler!r} ({e}): give tcp://HOST:PORT"
                 ) from None
+            except Exception as e:  # something that is no Dask scheduler answered
+                why = str(e).splitlines()[0] if str(e) else type(e).__name__
+                raise SolverError(f"cannot use {scheduler!r} as a Dask scheduler: {why}") from None
         self.slots = max(1, sum(self.client.nthreads().values()))
         self.job = self.client.scatter(job, broadcast=True, hash=False)
 

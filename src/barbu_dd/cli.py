@@ -233,7 +233,7 @@ VariantOpt = Annotated[
         "--variant",
         "-V",
         help="A variant (repeatable): free-trumping, king-duty, low-aces, ace-replays, "
-        "dealer-declares, other-scores.",
+        "dealer-declares, other-scores, only-double-declarer, ravage-city.",
     ),
 ]
 ScaleOpt = Annotated[
@@ -244,6 +244,10 @@ SideOpt = Annotated[
     str | None, typer.Option("--side", help="Solve for a side of seats together, e.g. NS.")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object per line per board.")]
+BoardOpt = Annotated[
+    int | None,
+    typer.Option("--board", min=1, help="Only this board of the file (1-based; default: all)."),
+]
 SeatsOpt = Annotated[
     str | None, typer.Option("--seats", help="Only these seats, e.g. N or NE (default: all four).")
 ]
@@ -499,6 +503,7 @@ def deal_cmd(
         seed = secrets.randbelow(2**63)
     opts = f"-n {boards} --seed {seed}" + (f" --cards {cards}" if cards != 13 else "")
     opts += f" --first {first}" if first != 1 else ""
+    opts += f" --event {json.dumps(event, ensure_ascii=False)}" if event is not None else ""
     header = f"% PBN 2.1\n% barbu-dd deal {opts}\n"
     if event is not None:
         if "\n" in event or "\r" in event or '"' in event:
@@ -663,6 +668,9 @@ def batch_cmd(
                 progress.advance(task)
     except KeyboardInterrupt:
         interrupted = True
+    except BarbuError:
+        writer.discard()  # no empty output left behind by a run that never began
+        raise
     finally:
         writer.close()
         log.close()
@@ -723,11 +731,13 @@ def _boards(file: Path) -> Iterator[Board | BadBoard]:
         raise ParseError(f"{str(file)!r} holds no board (no Deal tag)")
 
 
-def _each_board(file: Path, each: Callable[[Board], None]) -> None:
-    """Run ``each`` on every board of a PBN file; a bad board is reported on stderr
-    (and gives exit code 1) while the others go on."""
-    bad = 0
-    for item in _boards(file):
+def _each_board(file: Path, each: Callable[[Board], None], only: int | None = None) -> None:
+    """Run ``each`` on every board of a PBN file (or its board number ``only``, 1-based);
+    a bad board is reported on stderr (and gives exit code 1) while the others go on."""
+    bad = seen = 0
+    for seen, item in enumerate(_boards(file), 1):
+        if only is not None and seen != only:
+            continue
         if isinstance(item, BadBoard):
             bad += 1
             err_console.print(
@@ -741,6 +751,8 @@ def _each_board(file: Path, each: Callable[[Board], None]) -> None:
             err_console.print(
                 f"error: {_at(item.location, e)}", markup=False, highlight=False, soft_wrap=True
             )
+    if only is not None and seen < only:
+        raise ParseError(f"{str(file)!r} has no board {only} (it holds {seen})")
     if bad:
         raise typer.Exit(code=1)
 
@@ -788,6 +800,7 @@ def analyze_cmd(
     rules: RulesOpt = "classic",
     variant: VariantOpt = None,
     scale: ScaleOpt = None,
+    board: BoardOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Card values, and the cost of each card of a play record (errors per player)."""
@@ -865,7 +878,7 @@ def analyze_cmd(
             console.print(_values_table(pv))
         console.print(f"[dim]{a.seconds * 1000:.1f} ms[/dim]\n")
 
-    _each_board(file, each)
+    _each_board(file, each, board)
 
 
 def _line_rows(p: analysis.Playout) -> Table:
@@ -915,6 +928,7 @@ def playout_cmd(
     rules: RulesOpt = "classic",
     variant: VariantOpt = None,
     scale: ScaleOpt = None,
+    board: BoardOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """A consistent line: each player always keeps its own guarantee highest."""
@@ -958,7 +972,7 @@ def playout_cmd(
         console.print(res)
         console.print(f"[dim]{p.seconds * 1000:.1f} ms[/dim]\n")
 
-    _each_board(file, each)
+    _each_board(file, each, board)
 
 
 @app.command("table")
@@ -993,6 +1007,7 @@ def table_cmd(
             show_default=False,
         ),
     ] = None,
+    board: BoardOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Every contract of the rule set by seat, with the declarer's best trump and start."""
@@ -1053,7 +1068,7 @@ def table_cmd(
             )
         console.print(f"[dim]{t.seconds * 1000:.1f} ms[/dim]\n")
 
-    _each_board(file, each)
+    _each_board(file, each, board)
 
 
 def _fmt_gain(o: analysis.ContractOption) -> str:
@@ -1091,6 +1106,7 @@ def best_cmd(
             show_default=False,
         ),
     ] = None,
+    board: BoardOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Which contract to declare, double dummy: the largest gain over the average."""
@@ -1161,7 +1177,7 @@ def best_cmd(
             console.print(f"[yellow]note: {escape(note)}[/yellow]")
         console.print(f"[dim]{adv.seconds * 1000:.1f} ms[/dim]\n")
 
-    _each_board(file, each)
+    _each_board(file, each, board)
 
 
 # -- advise: which contract from one's own hand, by simulation (advise.py) ----------------

@@ -375,6 +375,7 @@ class ResultWriter:
         else:
             if self.format == "parquet":
                 _pyarrow_parquet()
+            self._fresh = not resume or not any(p.exists() for p in self._targets(self.path))
             self._f = self._open_file(self.path, resume, force)
             self._own = True
         if self.format == "csv":
@@ -460,6 +461,17 @@ class ResultWriter:
         if r.file is not None and r.index is not None:
             self.done.add(r.file, r.index)
         self.written += 1
+
+    def discard(self) -> None:
+        """Close, and remove the output if this run made it and wrote nothing to it (a
+        run that failed before its first board leaves no empty file behind)."""
+        if not self._own or self.written or not self._fresh:
+            self.close()
+            return
+        self._f.close()
+        assert self.path is not None
+        for p in self._targets(self.path):
+            p.unlink(missing_ok=True)
 
     def close(self) -> None:
         """End the output: sync it to disk; for Parquet write the file from the journal."""
