@@ -21,6 +21,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 ENDING = str(EXAMPLES / "ending.pbn")
 FULL = str(EXAMPLES / "deals.pbn")
 DEAL = "N:K2.K..3 A.Q.A.2 Q.AJ.K. J.T.Q.4"
+FULL_DEAL = "N:.AQ94.AKQJ62.AQ2 QJ54.KJT.3.KT653 T932.62.T98.J987 AK876.8753.754.4"
 runner = CliRunner()
 
 
@@ -434,3 +435,13 @@ def test_deal_header_records_the_event(tmp_path: Path) -> None:
     code, _, _ = run("deal", "-n", "1", "--seed", "3", "--event", "club night", "-o", str(out))
     assert code == 0
     assert out.read_text().splitlines()[1] == '% barbu-dd deal -n 1 --seed 3 --event "club night"'
+
+
+def test_best_start_json_under_a_limit_is_exact(tmp_path: Path) -> None:
+    one = tmp_path / "one.pbn"
+    one.write_text('[Board "1"]\n[Dealer "N"]\n[Deal "' + FULL_DEAL + '"]\n')
+    code, out, _ = run("solve", str(one), "-c", "dominoes", "--start", "best", "--json",
+                       "--time-limit", "30")  # fmt: skip
+    rec = json.loads(out)
+    assert code == 0 and rec["exact"] is True
+    assert rec["bounds"] == {s: [v, v] for s, v in rec["scores"].items()}

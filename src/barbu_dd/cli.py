@@ -405,6 +405,13 @@ def solve_cmd(
                 rec["scores"] = d["scores"]
             if "bounds" in d:
                 rec.update(exact=d["exact"], bounds=d["bounds"])
+            elif best and (time_limit is not None or node_limit is not None):
+                # Dominoes always finishes: under a limit its record says so too
+                bounds = {
+                    s.name: None if v is None else [v, v]
+                    for s, v in zip(Seat, sol.scores, strict=True)
+                }
+                rec.update(exact=True, bounds=bounds)
             rec.update(deal=d["deal"], leader=d["leader"], nodes=d["nodes"], seconds=d["seconds"])
             if choice is not None:
                 c = choice.as_dict()
