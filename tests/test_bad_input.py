@@ -445,3 +445,27 @@ def test_best_start_json_under_a_limit_is_exact(tmp_path: Path) -> None:
     rec = json.loads(out)
     assert code == 0 and rec["exact"] is True
     assert rec["bounds"] == {s: [v, v] for s, v in rec["scores"].items()}
+
+
+def test_averages_job_input_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from barbu_dd.averages import main as averages_main
+
+    base = ["--cards", "2", "--deals", "2", "--jobs", "1", "-o", str(tmp_path / "a.json")]
+    foreign = tmp_path / "f.jsonl"
+    foreign.write_text('{"file": "x.pbn", "index": 1}\n')
+    for extra, why in [
+        (["--contracts", "barbu,nqueenz"], "unknown contract: 'nqueenz'"),
+        (["--contracts", "salad"], "'salad' is not a contract of the classic rules"),
+        (["--contracts", "dominoes"], "need full deals"),
+        (["--contracts", "barbu", "--samples", str(tmp_path)], "cannot read samples file"),
+        (["--contracts", "barbu", "--samples", str(foreign)], "not an averages sample"),
+    ]:
+        assert averages_main([*base, *extra]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and why in err, (extra, err)
+    assert foreign.read_text() == '{"file": "x.pbn", "index": 1}\n'  # nothing appended
+    for extra in (["--time-limit", "-1"], ["--jobs", "0"], ["--tt-mib", "0"]):
+        with pytest.raises(SystemExit) as e:
+            averages_main([*base, "--contracts", "barbu", *extra])
+        assert e.value.code == 2
+    capsys.readouterr()

@@ -891,9 +891,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error(f"--skip takes board numbers, not {args.skip!r}")
     if args.deals < 1 or not 1 <= args.cards <= 13:
         p.error("--deals must be 1 or more and --cards 1..13")
-    for name, v in (("--deal-limit", args.deal_limit), ("--time-limit", args.time_limit)):
-        if v is not None and not 0 < v < math.inf:
-            p.error(f"{name} must be a positive number of seconds")
+    if args.deal_limit is not None and not 0 < args.deal_limit < math.inf:
+        p.error("--deal-limit must be a positive number of seconds")
+    if args.time_limit is not None and not 0 <= args.time_limit < math.inf:
+        p.error("--time-limit must be 0 (write the records from the samples) or more seconds")
     if args.jobs is not None and args.jobs < 1:
         p.error("--jobs must be 1 or more")
     if args.tt_mib < 1:
