@@ -920,7 +920,7 @@ def _start_line(
     solver: Solver, game: Game, deal: Deal | str, declarer: Seat | None
 ) -> _TrickLine | _DominoLine:
     """The position to step through, its first mover set."""
-    d = Deal(deal) if isinstance(deal, str) else as_deal(deal).copy()
+    d = as_deal(deal).copy()
     d = d.complete()
     if game.kind == "dominoes":
         if d.trick:

@@ -40,6 +40,8 @@ __all__ = [
     "RULE_SETS",
     "VARIANTS",
     "VARIANT_RULES",
+    "MAX_SCALE_VALUE",
+    "MAX_SCALE_TOTAL",
     "Contract",
     "CONTRACTS",
     "Scale",
@@ -258,8 +260,8 @@ def _rules(rules: str) -> str:
     return r
 
 
-#: The rule sets each variant belongs to (SPEC: Trumps, the K♥ duty, the other scores
-#: and Ravage City are the classic rules'; the bridge rule set has none).
+#: The rule sets each variant belongs to (SPEC: Trumps, the K♥ duty as a variant, the
+#: other scores and Ravage City are classic only; the bridge rule set has none).
 VARIANT_RULES: dict[str, frozenset[str]] = {
     "free-trumping": frozenset({"classic"}),
     "king-duty": frozenset({"classic"}),

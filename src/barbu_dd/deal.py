@@ -14,6 +14,7 @@ the middle of a trick.  Hands may be unknown (``-`` in PBN).
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -83,7 +84,7 @@ class Deal:
             self._hands, self.first = _parse_deal(hands)
         else:
             if not isinstance(hands, Sequence) or not all(
-                h is None or isinstance(h, int) for h in hands
+                h is None or isinstance(h, numbers.Integral) for h in hands
             ):
                 raise ParseError(
                     f"a deal is PBN text or 4 hands as card masks (or None), not {hands!r}"

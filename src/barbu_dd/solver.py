@@ -45,6 +45,8 @@ __all__ = [
     "parse_side",
     "leader_for",
     "check_limits",
+    "MAX_TT_BYTES",
+    "MAX_NODE_LIMIT",
     "default_threads",
 ]
 
