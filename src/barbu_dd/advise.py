@@ -737,7 +737,7 @@ def advise(
     rules = normalize_name(rules)
     vs = tuple(sorted(parse_variants(variants)))
     sc = load_scale(scale) if isinstance(scale, (str, Path)) else scale
-    done = played_set(_names(played), rules)
+    done = played_set(played, rules)
     specs: list[tuple[Contract, str | None]]
     if contracts is None:
         specs = [(c, None) for c in contracts_of(rules, vs)]

@@ -1550,7 +1550,7 @@ def best_contract(
     decl = to_seat(declarer)
     vs = tuple(sorted(parse_variants(variants)))
     d = as_deal(deal)
-    done = played_set([played] if isinstance(played, str) else played, rules)
+    done = played_set(played, rules)
     cards = max(d.sizes())
     # Dominoes on an ending has no averages (most endings fit no starting rank).
     todo = [

@@ -58,7 +58,7 @@ from .contracts import (
 from .deal import Deal, as_deal
 from .dominoes import possible_starts
 from .errors import BarbuError, ParseError, SolverError
-from .pbn import BadBoard, Board, make_board, read_pbn
+from .pbn import BadBoard, Board, make_board, no_board_error, read_pbn
 from .solver import MAX_TT_BYTES, Score, Solver
 
 __all__ = [
@@ -892,7 +892,7 @@ def _file_items(
                 yield _Item(pos, b.deal, decl, name, index, b.tags, b.location, err, kind)
             pos += 1
         if index == 0:
-            why = f"{name!r} holds no board (no Deal tag)"
+            why = str(no_board_error(name))
             yield _Item(pos, None, None, name, None, {}, name, why, "ParseError")
             pos += 1
 

@@ -34,7 +34,7 @@ from .contracts import (
 )
 from .deal import Deal
 from .errors import BarbuError, ParseError
-from .pbn import BadBoard, Board, read_pbn
+from .pbn import BadBoard, Board, no_board_error, read_pbn
 from .settle import ScoreSheet, load_session, score_session
 from .solver import Solver, check_limits, default_threads, parse_side
 
@@ -735,7 +735,7 @@ def _boards(file: Path) -> Iterator[Board | BadBoard]:
         n += 1
         yield item
     if n == 0:
-        raise ParseError(f"{str(file)!r} holds no board (no Deal tag)")
+        raise no_board_error(file)
 
 
 def _each_board(file: Path, each: Callable[[Board], None], only: int | None = None) -> None:

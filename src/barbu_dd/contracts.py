@@ -222,14 +222,15 @@ def find_contract(name: str, rules: str | None = None) -> Contract:
     return c
 
 
-def played_set(names: Iterable[str], rules: str) -> frozenset[str]:
-    """The canonical names of the contracts already played (blank names skipped).
+def played_set(names: str | Iterable[str], rules: str) -> frozenset[str]:
+    """The canonical names of the contracts already played (blank names skipped; one
+    name may be given alone, not split into letters).
 
     :raises ParseError: for an unknown contract, one of another rule set, or one
         named twice.
     """
     out: set[str] = set()
-    for p in names:
+    for p in [names] if isinstance(names, str) else names:
         if p.strip():
             c = find_contract(p, rules).name
             if c in out:

@@ -57,6 +57,7 @@ from .errors import BarbuError, ParseError
 __all__ = [
     "Board",
     "BadBoard",
+    "no_board_error",
     "ErrorMode",
     "read_pbn",
     "parse_pbn",
@@ -672,6 +673,11 @@ def _check_errors(errors: str) -> ErrorMode:
     if errors not in ("raise", "yield"):
         raise ValueError(f"errors must be 'raise' or 'yield', got {errors!r}")
     return errors  # type: ignore[return-value]
+
+
+def no_board_error(source: str | Path) -> ParseError:
+    """The error for a PBN file that holds no board (the commands refuse such a file)."""
+    return ParseError(f"{str(source)!r} holds no board (no Deal tag)")
 
 
 @overload
