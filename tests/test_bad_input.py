@@ -56,9 +56,9 @@ def test_scale_values_are_bounded(tmp_path: Path) -> None:
     load_scale(total)  # 52 million: allowed
     total.write_text(
         f"[contracts.barbu]\ncards = {{all = {MAX_SCALE_VALUE}}}\n"
-        f"[contracts.salad]\ncombine = ['barbu', 'barbu']\n"
+        f"[contracts.no-tricks]\ncombine = ['barbu', 'barbu']\n"
     )
-    with pytest.raises(ParseError, match=r"\[contracts.salad\] is too large"):
+    with pytest.raises(ParseError, match=r"\[contracts.no-tricks\] is too large"):
         load_scale(total)
     assert 104 * MAX_SCALE_VALUE > MAX_SCALE_TOTAL
     one_error(["solve", ENDING, "-c", "no-tricks", "--scale", str(big)], "big.toml", "too large")
@@ -76,7 +76,7 @@ def test_scale_names_are_reported_with_the_file(tmp_path: Path) -> None:
     for text, what in [
         ('rules = "spanish"\n', "unknown rule set"),
         ("[contracts.foo]\nper_trick = 1\n", "unknown contract"),
-        ("[contracts.salad]\ncombine = ['nope']\n", "unknown contract"),
+        ("[contracts.no-tricks]\ncombine = ['nope']\n", "unknown contract"),
     ]:
         f = tmp_path / "x.toml"
         f.write_text(text)

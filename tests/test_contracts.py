@@ -173,6 +173,41 @@ class TestScaleFiles:
         assert make_game("barbu", scale=sc).card_points[HK] == -20
         assert make_game("barbu", scale=str(f)).card_points[HK] == -20
 
+    def test_other_scores_fills_what_a_file_leaves_out(self, tmp_path: Path) -> None:
+        # SPEC §3: the other-scores variant sets the K♥ to -15 and Dominoes to 40/20/10/-10;
+        # a scale file of its own values for other contracts keeps them.
+        f = tmp_path / "nt.toml"
+        f.write_text("[contracts.no-tricks]\nper_trick = -3\n", encoding="utf-8")
+        sc = load_scale(f)
+        other = ["other-scores"]
+        assert make_game("barbu", scale=sc, variants=other).card_points[HK] == -15
+        assert make_game("dominoes", scale=sc, variants=other).places == (40, 20, 10, -10)
+        assert make_game("no-tricks", scale=sc, variants=other).trick_points == (-3,) * 13
+        assert make_game("barbu", scale=sc).card_points[HK] == -20
+        # what the file gives stays, variant or not
+        f.write_text("[contracts.barbu]\ncards = { HK = -30 }\n", encoding="utf-8")
+        assert make_game("barbu", scale=load_scale(f), variants=other).card_points[HK] == -30
+
+    def test_salad_made_of_the_files_parts(self, tmp_path: Path) -> None:
+        # SPEC §3: the Salad is the five negative contracts at once, each at its own value.
+        f = tmp_path / "fr.toml"
+        f.write_text(
+            'rules = "french"\n[contracts.no-hearts]\ncards = { hearts = -5 }\n', encoding="utf-8"
+        )
+        salad = make_game("salad", rules="french", scale=load_scale(f))
+        assert salad.card_points[HQ] == -5 - 20 and salad.card_points[HK] == -5 - 80
+        assert salad.card_points[SQ] == -20 and salad.total == -500 + 13 * 5
+        assert salad.trick_points[12] == -10 - 50
+        # combine names contracts in any order, the rule set's own or the file's
+        f.write_text(
+            'rules = "french"\n[contracts.salad]\ncombine = ["no-queens", "barbu"]\n'
+            "[contracts.barbu]\ncards = { HK = -1 }\n",
+            encoding="utf-8",
+        )
+        salad = make_game("salad", rules="french", scale=load_scale(f))
+        assert salad.card_points[HK] == -1 and salad.card_points[SQ] == -20
+        assert salad.total == -81
+
     @pytest.mark.parametrize(
         ("text", "message"),
         [
@@ -183,7 +218,19 @@ class TestScaleFiles:
             ('[contracts.barbu]\ntrick = { "14" = -1 }\n', "trick number '14' is not 1..13"),
             ("[contracts.dominoes]\nplaces = [1, 2]\n", "must be a list of 4 numbers"),
             ("[contracts.barbu]\ncolour = 1\n", "unknown key 'colour'"),
-            ("[contracts.salad]\ncombine = ['no-queens']\n", "defined nowhere before it"),
+            (
+                "[contracts.salad]\ncombine = ['no-queens']\n",
+                "'salad' is not played in the classic",
+            ),
+            (
+                "[contracts.no-tricks]\ncombine = ['barbu']\n"
+                "[contracts.barbu]\ncombine = ['no-tricks']\n",
+                r"loop \(no-tricks -> barbu -> no-tricks\)",
+            ),
+            (
+                "rules = 'bridge'\n[contracts.tricks]\ncombine = ['barbu']\n",
+                "not played in the bridge",
+            ),
             ("rules = 'german'\n", "unknown rule set"),
         ],
     )

@@ -344,6 +344,10 @@ class Scale:
     rules: str
     contracts: Mapping[str, ContractScale] = field(default_factory=dict)
     source: str = ""
+    #: For a scale read from a file: the file's own contract tables (TOML, canonical
+    #: names).  A game under a variant that changes the rule set's default (*other
+    #: scores*) takes the contracts the file leaves out from that variant's scale.
+    tables: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def of(self, contract: str) -> ContractScale:
         """The scoring of a contract.
@@ -407,7 +411,7 @@ def _check_size(scale: ContractScale, name: str, where: str) -> ContractScale:
 
 
 def _contract_scale(
-    name: str, table: Any, done: dict[str, ContractScale], where: str
+    name: str, table: Any, done: dict[str, ContractScale], where: str, rules: str
 ) -> ContractScale:
     if not isinstance(table, dict):
         raise ParseError(f"{where}: [contracts.{name}] must be a table")
@@ -416,17 +420,8 @@ def _contract_scale(
         if key not in known:
             raise ParseError(f"{where}: unknown key {key!r} in [contracts.{name}]")
     total = ContractScale()
-    if "combine" in table:
-        parts = table["combine"]
-        if not isinstance(parts, list):
-            raise ParseError(f"{where}: combine in [contracts.{name}] must be a list of names")
-        for p in parts:
-            pname = _in_file(where, find_contract, str(p)).name
-            if pname not in done:
-                raise ParseError(
-                    f"{where}: [contracts.{name}] combines {p!r}, defined nowhere before it"
-                )
-            total = total + done[pname]
+    for pname in _parts(name, table, where, rules):
+        total = total + done[pname]
     cards = [0] * 64
     if "cards" in table:
         spec = table["cards"]
@@ -492,24 +487,88 @@ def _in_file(where: str, find: Callable[[str], _T], name: str) -> _T:
         raise ParseError(f"{where}: {e}") from None
 
 
-def _parse_scale(data: dict[str, Any], where: str) -> Scale:
+def _contract_in(where: str, name: str, rules: str) -> str:
+    """The canonical name of a contract named in a scale file of ``rules``."""
+    return _in_file(where, lambda n: find_contract(n, rules), name).name
+
+
+def _parts(name: str, table: Any, where: str, rules: str) -> list[str]:
+    """The contracts a contract table combines (canonical names)."""
+    if not isinstance(table, dict) or "combine" not in table:
+        return []
+    parts = table["combine"]
+    if not isinstance(parts, list):
+        raise ParseError(f"{where}: combine in [contracts.{name}] must be a list of names")
+    return [_contract_in(where, str(p), rules) for p in parts]
+
+
+def _lower(
+    tables: Mapping[str, Any], rules: str, where: str, base: str = ""
+) -> dict[str, ContractScale]:
+    """Every contract table lowered; a combined contract (the Salad) sums its parts as
+    these tables give them, in any order."""
+    done: dict[str, ContractScale] = {}
+
+    def lower(name: str, path: tuple[str, ...]) -> None:
+        if name in done:
+            return
+        if name in path:
+            loop = " -> ".join((*path[path.index(name) :], name))
+            raise ParseError(f"{where}: contracts combine each other in a loop ({loop})")
+        for p in _parts(name, tables[name], where, rules):
+            if p not in tables:
+                raise ParseError(
+                    f"{where}: [contracts.{name}] combines {p!r}, which has no values here{base}"
+                )
+            lower(p, (*path, name))
+        done[name] = _contract_scale(name, tables[name], done, where, rules)
+
+    for name in tables:
+        lower(name, ())
+    return {name: done[name] for name in tables}
+
+
+def _parse_scale(data: dict[str, Any], where: str, base: Scale | None = None) -> Scale:
+    """A scale file's content; the contracts it leaves out are ``base``'s (whose
+    tables a combined contract may use)."""
     name = str(data.get("name", Path(where).stem))
     rules = _in_file(where, _rules, str(data.get("rules", "classic")))
     contracts = data.get("contracts", {})
     if not isinstance(contracts, dict):
         raise ParseError(f"{where}: [contracts] must be a table of contract tables")
-    done: dict[str, ContractScale] = {}
-    for cname, table in contracts.items():
-        c = _in_file(where, find_contract, str(cname)).name
-        done[c] = _contract_scale(c, table, done, where)
     for key in data:
         if key not in {"name", "rules", "contracts"}:
             raise ParseError(f"{where}: unknown top-level key {key!r}")
-    return Scale(name, rules, done, where)
+    own: dict[str, Any] = {}
+    for cname, table in contracts.items():
+        c = _contract_in(where, str(cname), rules)
+        if not isinstance(table, dict):
+            raise ParseError(f"{where}: [contracts.{c}] must be a table")
+        own[c] = table
+    if base is None:
+        return Scale(name, rules, _lower(own, rules, where), where, own)
+    return _over(Scale(name, rules, {}, where, own), base)
+
+
+def _over(scale: Scale, base: Scale) -> Scale:
+    """A file's scale whose left-out contracts are ``base``'s."""
+    assert scale.tables is not None and base.tables is not None
+    tables = {**base.tables, **scale.tables}
+    note = f" or in the {base.name} scale"
+    return Scale(
+        scale.name,
+        scale.rules,
+        _lower(tables, scale.rules, scale.source, note),
+        scale.source,
+        scale.tables,
+    )
 
 
 def load_scale(path: str | Path) -> Scale:
-    """Read a scale file (TOML); a contract it leaves out keeps its rule set's default.
+    """Read a scale file (TOML); a contract it leaves out keeps its rule set's default
+    (under the *other scores* variant, that variant's values: see :func:`make_game`).
+    ``combine`` sums contracts as this file gives them (a Salad left out is remade
+    from the file's parts).
 
     :raises ParseError: naming the file and the problem.
     """
@@ -524,11 +583,8 @@ def load_scale(path: str | Path) -> Scale:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ParseError(f"bad scale file {str(p)!r}: {e}") from None
-    user = _parse_scale(data, str(p))
-    base = default_scale(user.rules)
-    merged = dict(base.contracts)
-    merged.update(user.contracts)
-    return Scale(user.name, user.rules, merged, str(p))
+    rules = _in_file(str(p), _rules, str(data.get("rules", "classic")))
+    return _parse_scale(data, str(p), default_scale(rules))
 
 
 _DEFAULTS: dict[str, Scale] = {}
@@ -662,6 +718,9 @@ def make_game(
             f"{where} is for the {sc.rules} rules, not the {r} rules (its rules key,"
             " classic when left out)"
         )
+    if sc.tables is not None and default_scale(r, vs) is not default_scale(r):
+        # A file's scale under *other scores*: what the file leaves out is that variant's.
+        sc = _over(sc, default_scale(r, vs))
     if c.name not in sc.contracts:
         sc = Scale(sc.name, sc.rules, {**default_scale(r, vs).contracts, **sc.contracts})
     scoring = sc.of(c.name)
