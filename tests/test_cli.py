@@ -63,6 +63,10 @@ def test_solve_side_and_bridge() -> None:
     assert code == 0
     rec = json.loads(out.splitlines()[0])
     assert rec["side"] == "NS" and isinstance(rec["value"], int) and "scores" not in rec
+    # notrump is named as the table's rows name it, not null
+    assert rec["trump"] == "NT" and rec["contract"] == "tricks"
+    code, out, _ = run("table", ENDING, "--rules", "bridge", "--board", "1", "--json")
+    assert code == 0 and '"trump": "NT"' in out
 
 
 def test_solve_options() -> None:

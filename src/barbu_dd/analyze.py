@@ -63,7 +63,6 @@ from typing import TYPE_CHECKING, Literal
 from .batch import _spawn_pool, _stop_pool, check_workers, table_contracts
 from .cards import (
     RANK_CHARS,
-    SUIT_CHARS,
     Card,
     Rank,
     Seat,
@@ -183,7 +182,7 @@ def _game_record(game: Game) -> dict[str, object]:
     """The contract part of a JSON record."""
     return {
         "contract": game.contract.name,
-        "trump": None if game.trump is None else SUIT_CHARS[game.trump],
+        "trump": game.trump_label,
         "start": None if game.start is None else RANK_CHARS[game.start],
         "rules": game.rules,
         "variants": sorted(game.variants),

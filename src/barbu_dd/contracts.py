@@ -634,6 +634,14 @@ class Game:
         return self.contract.kind
 
     @property
+    def trump_label(self) -> str | None:
+        """The trump suit as JSON records give it: ``'S'`` … ``'C'``, ``'NT'`` for the
+        bridge rule set's notrump, ``None`` for a contract without trumps."""
+        if self.trump is not None:
+            return "SHDC"[self.trump]
+        return "NT" if self.contract.name == "tricks" else None
+
+    @property
     def card_points(self) -> tuple[int, ...]:
         """Points for winning each card (64 entries)."""
         return self.scoring.card_points

@@ -101,7 +101,7 @@ class Solution:
         g = self.game
         out: dict[str, object] = {
             "contract": g.contract.name,
-            "trump": None if g.trump is None else g.trump.name,
+            "trump": g.trump_label,
             "start": None if g.start is None else "23456789TJQKA"[g.start],
             "rules": g.rules,
             "variants": sorted(g.variants),
