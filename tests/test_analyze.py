@@ -365,6 +365,20 @@ def test_playout_sums_to_total_on_endings(contract: str, rules: str, trump: str 
         assert a.scores == p.scores and not a.errors
 
 
+def test_playout_sums_to_total_on_full_deals() -> None:
+    # The quick trick contracts on whole deals (the negative ones take minutes there).
+    rng = random.Random("playout full deals")
+    solver = Solver(1 << 26)
+    for contract, trump in (("barbu", None), ("trumps", "H"), ("barbu", None), ("trumps", "S")):
+        deal = random_ending(rng, 13)
+        game = make_game(contract, trump=trump)
+        p = playout(deal, game, solver=solver)
+        assert p.total == game.total == points_at_stake(deal, game)
+        assert len(p.steps) == 52 and len(p.tricks) == 13
+        for s in Seat:
+            assert p.scores[s] >= p.guarantees[s]
+
+
 def test_playout_dominoes_full_deals() -> None:
     rng = random.Random(3)
     solver = Solver(1 << 24)
