@@ -192,3 +192,51 @@ class TestCliShow:
         result = CliRunner().invoke(app, ["show", str(scratch / "missing.pbn")])
         assert result.exit_code in (1, 2)  # 2: Typer may check the path itself
         assert "Traceback" not in result.output
+
+
+ENDING_BYTES = (EXAMPLES / "ending.pbn").read_bytes()
+
+
+@st.composite
+def byte_mangled(draw: st.DrawFn) -> bytes:
+    """The example endings with a few bytes replaced (any byte, UTF-8 or not)."""
+    data = bytearray(ENDING_BYTES)
+    for _ in range(draw(st.integers(1, 6))):
+        data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0, 255))
+    return bytes(data)
+
+
+COMMANDS = [
+    ["solve", "-c", "barbu"],
+    ["solve", "-c", "dominoes", "--start", "best", "--json"],
+    ["table", "--json"],
+    ["analyze", "-c", "no-queens"],
+    ["playout", "-c", "trumps", "--trump", "H"],
+    ["best"],
+]
+
+
+@given(data=st.binary(max_size=300) | byte_mangled(), command=st.sampled_from(COMMANDS))
+@FUZZ
+def test_commands_on_random_bytes(data: bytes, command: list[str], scratch: Path) -> None:
+    """Every command reading a PBN file, fed any bytes: output or one-line errors, exit
+    0 or 1, never a traceback."""
+    from typer.testing import CliRunner
+
+    from barbu_dd.cli import app
+
+    p = scratch / "bytes.pbn"
+    p.write_bytes(data)
+    result = CliRunner().invoke(app, [command[0], str(p), *command[1:]])
+    assert result.exit_code in (0, 1), result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
+    assert "Traceback" not in result.output
+    errors = result.stderr.strip().splitlines()
+    if result.exit_code == 1:
+        assert errors and all(line.startswith(("error:", "warning:")) for line in errors), (
+            result.stderr
+        )
+    else:
+        assert not [line for line in errors if line.startswith("error:")], result.stderr
