@@ -186,14 +186,16 @@ def test_pool_and_dask_match_the_loop(endings: Path, expected: np.ndarray) -> No
     pool = solve_many(boards, CONTRACTS, workers=2, chunk_size=2)
     np.testing.assert_array_equal(pool, expected)
     with (
+        # worker processes, as on a cluster: the tasks and results cross process lines
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
+        assert os.getpid() not in client.run(os.getpid).values()
         dask = solve_many(boards, CONTRACTS, scheduler=client)
         np.testing.assert_array_equal(dask, expected)
-        # the CLI on the same cluster (in this process, so its inproc address works)
+        # the CLI on the same cluster, by its address
         code, out, err = run(
             "batch", str(endings), *sum((["-c", c] for c in CONTRACTS), []),
             "--scheduler", cluster.scheduler_address, "-q",
