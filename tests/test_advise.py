@@ -165,6 +165,23 @@ def test_ci_shrinks_as_samples_grow() -> None:
     assert np.array_equal(short.values, long_.values[:3])
 
 
+def test_advice_interval_shrinks_as_samples_grow() -> None:
+    # advise itself, one seed, 10 to 400 samples: the interval of the advised mean
+    # narrows, from 100 samples on about as 1 / sqrt(n), and holds the longer run's mean.
+    runs = [_reussite(samples=n, workers=1) for n in (10, 100, 400)]
+    widths = []
+    for adv in runs:
+        assert adv.best is not None and adv.complete
+        c = adv.best.chosen
+        assert c.samples == adv.samples and c.low < c.mean < c.high
+        widths.append(c.high - c.low)
+    assert widths[0] > widths[1] > widths[2]
+    assert widths[1] / widths[2] == pytest.approx(2.0, rel=0.25)
+    big = runs[-1].best
+    assert big is not None and runs[1].best is not None
+    assert runs[1].best.chosen.low < big.mean < runs[1].best.chosen.high
+
+
 def test_gain_unavailable_without_an_average(tmp_path: Path) -> None:
     # The Réussite has an average; a file without it leaves the gain unknown.
     adv = _reussite(samples=2, workers=1)
