@@ -244,6 +244,21 @@ def test_doubles_from_the_samples_played_out() -> None:
     assert "this deal" in d.reminder  # two deals left, two doubles owed
 
 
+def test_doubles_of_a_trick_contract() -> None:
+    # Trumps with a named suit: each sample played out trick by trick (the analyser's
+    # consistent line); the lines hand out the contract's 65.
+    adv = advise(HAND, contracts=["trumps"], doubles="trumps:S", samples=3, seed=3, workers=1)
+    d = adv.doubles
+    assert d is not None and d.samples == 3 and d.label == "trumps:S"
+    lm = d.line_means
+    assert sum(lm) == pytest.approx(65)
+    totals = np.array(lm) * 3  # each seat's three lines: +5 a trick
+    assert np.allclose(totals, np.round(totals)) and all(round(v) % 5 == 0 for v in totals)
+    for s in d.seats:
+        assert s.mean == pytest.approx(lm[Seat.S] - lm[s.seat])
+        assert s.may_double and s.redouble_pays == (s.mean > 0)
+
+
 def run(*args: str) -> tuple[int, str, str]:
     r = runner.invoke(app, list(args))
     assert "Traceback" not in r.output
