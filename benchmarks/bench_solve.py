@@ -13,23 +13,16 @@ import itertools
 
 import pytest
 from deals import BENCH_DEALS
+from report import CONTRACTS as REPORTED
 
 from barbu_dd.contracts import make_game
 from barbu_dd.solver import Solver
 
-CONTRACTS = [
-    ("no-tricks", "classic", None),
-    ("no-hearts", "classic", None),
-    ("no-queens", "classic", None),
-    ("barbu", "classic", None),
-    ("no-last-two", "classic", None),
-    ("trumps", "classic", "S"),
-    ("salad", "french", None),
-]
+CONTRACTS = list(REPORTED.values())
 
 
 @pytest.mark.parametrize("threads", [1, 2], ids=["1t", "2t"])
-@pytest.mark.parametrize(("contract", "rules", "trump"), CONTRACTS, ids=[c[0] for c in CONTRACTS])
+@pytest.mark.parametrize(("contract", "rules", "trump"), CONTRACTS, ids=list(REPORTED))
 def test_solve_one_seat(  # type: ignore[no-untyped-def]
     benchmark, contract: str, rules: str, trump: str | None, threads: int
 ) -> None:
@@ -47,5 +40,5 @@ def test_solve_one_seat(  # type: ignore[no-untyped-def]
 
     benchmark.pedantic(run, setup=setup, rounds=len(BENCH_DEALS), iterations=1)
     # a seat's score lies between 0 and the contract's total (negative or positive)
-    total = game.scoring.trick_total()
+    total = game.total
     assert all(isinstance(v, int) and min(0, total) <= v <= max(0, total) for v in results)
