@@ -64,7 +64,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .batch import _spawn_pool, _stop_pool, check_workers, default_workers
+from .batch import ContractSpec, _spawn_pool, _stop_pool, check_workers, default_workers
 from .cards import (
     ALL_CARDS,
     RANK_CHARS,
@@ -432,18 +432,8 @@ class Advice:
 # -- the columns: what each sample is solved for --------------------------------------
 
 
-@dataclass(frozen=True)
-class _Column:
-    contract: str
-    trump: str | None = None
-    start: str | None = None
-
-    @property
-    def label(self) -> str:
-        arg = self.trump if self.trump is not None else self.start
-        if arg is None or self.contract == "reussite":
-            return self.contract
-        return f"{self.contract}:{arg}"
+class _Column(ContractSpec):
+    """A column of the samples: a contract, or one trump suit / starting rank of it."""
 
     @property
     def choice(self) -> str | None:
