@@ -34,6 +34,7 @@ from barbu_dd.averages import (
     make_averages,
     scaled_twins,
 )
+from barbu_dd.batch import table_contracts
 from barbu_dd.cards import Seat, card_name, parse_card
 from barbu_dd.cli import app
 from barbu_dd.contracts import Game, make_game
@@ -435,6 +436,13 @@ def test_table_on_an_ending() -> None:
     trumps = {r.trump: r.scores[Seat.E] for r in t.rows if r.trump}
     assert t.best_trump_value == max(trumps.values())
     assert t.best_trump == next(s for s, v in trumps.items() if v == t.best_trump_value)
+    # the progress callback: each row as it starts, then the end
+    calls: list[tuple[str | None, int, int]] = []
+    again = table(deal, declarer="E", on_progress=lambda *a: calls.append(a))
+    n = len(table_contracts("classic"))
+    assert calls[-1] == (None, n, n) and [c[1:] for c in calls[:-1]] == [(k, n) for k in range(n)]
+    assert sorted(c[0] for c in calls[:-1]) == sorted(x.label for x in table_contracts("classic"))
+    assert [r.scores for r in again.rows] == [r.scores for r in t.rows]
 
 
 def test_table_on_worker_processes() -> None:
@@ -629,8 +637,16 @@ def test_best_contract(ending_averages: Path) -> None:
     # With none at all, the command that makes them.
     with pytest.raises(ParseError, match="no average for no-tricks .*french"):
         best_contract(deal, declarer="N", averages=ending_averages, rules="french")
-    fewer = best_contract(deal, declarer="N", averages=ending_averages, played=["barbu", "trumps"])
+    calls: list[tuple[str | None, int, int]] = []
+    fewer = best_contract(
+        deal,
+        declarer="N",
+        averages=ending_averages,
+        played=["barbu", "trumps"],
+        on_progress=lambda *a: calls.append(a),
+    )
     assert [o.contract for o in fewer.options] == names[:3] + ["no-last-two"]
+    assert calls == [(c, k, 4) for k, c in enumerate(names[:3] + ["no-last-two"])] + [(None, 4, 4)]
     with pytest.raises(ParseError, match="unknown contract"):
         best_contract(deal, declarer="N", averages=ending_averages, played=["chess"])
 

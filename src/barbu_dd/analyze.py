@@ -52,7 +52,7 @@ Decisions:
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent import futures as cf
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -1331,6 +1331,7 @@ def table(
     solver: Solver | None = None,
     workers: int = 1,
     time_limit: float | None = None,
+    on_progress: Callable[[str | None, int, int], None] | None = None,
 ) -> DealTable:
     """Every contract of the rule set on one deal, each seat's optimal score (SPEC §5).
 
@@ -1346,6 +1347,9 @@ def table(
     Starting the processes costs about a second: worth it for full deals.  (As with
     any spawned pool, a script that calls this needs the ``if __name__ ==
     "__main__":`` guard.)
+
+    ``on_progress(label, done, total)`` is called as each row starts (its label, the
+    rows done before it, how many in all), and with ``(None, total, total)`` at the end.
 
     ``time_limit``: seconds for the trick contracts' searches (Dominoes and the
     Réussite, quick, are not limited).  The quick contracts are solved first, and
@@ -1402,8 +1406,10 @@ def table(
             return len(specs) if pool.active else trick_order.index(label)
 
         order = sorted(range(len(specs)), key=rank)
-        for i in order:
+        for k, i in enumerate(order):
             spec = specs[i]
+            if on_progress is not None:
+                on_progress(spec.label, k, len(order))
             t1 = time.perf_counter()
             if spec.contract == "dominoes" and starts:
                 if dominoes == "all":
@@ -1458,6 +1464,8 @@ def table(
                     bounds=sol.bounds,
                 )
             ]
+    if on_progress is not None:
+        on_progress(None, len(specs), len(specs))
     rows = [r for i in range(len(specs)) for r in done.get(i, ())]
     best_trump, best_trump_value = _best_trump(rows, decl)
     return DealTable(
@@ -1512,6 +1520,7 @@ def best_contract(
     averages: str | Path | Averages | None = None,
     solver: Solver | None = None,
     time_limit: float | None = None,
+    on_progress: Callable[[str | None, int, int], None] | None = None,
 ) -> Advice:
     """Which contract the declarer should choose, double dummy.
 
@@ -1532,6 +1541,9 @@ def best_contract(
     finished.  A value not finished is an interval (``bounds``); the advice is the
     contract whose gain is proved at least every other's, and where no contract is,
     ``best`` is ``None`` and ``contenders`` lists those still in the running.
+
+    ``on_progress(name, done, total)`` is called as each contract's solve starts (a
+    second try counts again), and with ``(None, total, total)`` at the end.
 
     :raises ParseError: for an unknown contract in ``played``, a rule set, variant or
         scale the averages file has no average for at all, no contract left, or a time
@@ -1577,6 +1589,7 @@ def best_contract(
     # left at the end goes to a second try at the values not finished.
     order = sorted(range(len(looked)), key=lambda i: end is not None and not looked[i][0].positive)
     found: dict[int, ContractOption] = {}
+    steps = 0
     for attempt in range(1 if end is None else 2):
         if attempt:
             assert end is not None
@@ -1585,6 +1598,9 @@ def best_contract(
                 break
         for k, i in enumerate(order):
             c, avg = looked[i]
+            if on_progress is not None:
+                on_progress(c.name, steps, steps + len(order) - k)
+            steps += 1
             limit = None
             if end is not None and c.kind != "dominoes":
                 limit = max(end - time.monotonic(), 1e-3) / (len(order) - k)
@@ -1603,6 +1619,8 @@ def best_contract(
                 start=val.start,
                 bounds=val.bounds,
             )
+    if on_progress is not None:
+        on_progress(None, steps, steps)
     options = tuple(found[i] for i in range(len(looked)))
     best, contenders = pick_contract(options)
     return Advice(

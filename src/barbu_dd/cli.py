@@ -6,6 +6,7 @@ once, printed as one ``error: ...`` line on stderr, and the exit code is 1.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -196,6 +197,7 @@ def score(
 
 # -- solve / show -----------------------------------------------------------------
 
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 FileArg = Annotated[
     Path, typer.Argument(help="A PBN file of one or more boards.", show_default=False)
 ]
@@ -532,6 +534,37 @@ def deal_cmd(
         raise ParseError(f"cannot write {str(out)!r}: {e.strerror or e}") from None
 
 
+@contextlib.contextmanager
+def _steps_progress(what: str, quiet: bool) -> Iterator[Callable[[str | None, int, int], None]]:
+    """A progress bar on stderr, gone when done, for one board's solves (none when
+    quiet or not a terminal); yields the ``on_progress(label, done, total)`` callback."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    progress = Progress(
+        TextColumn(f"[bold]{escape(what)}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=err_console,
+        transient=True,
+        disable=quiet or not err_console.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("", total=None)
+
+        def update(label: str | None, done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total, description=label or "")
+
+        yield update
+
+
 def _rate_column() -> Any:
     from rich.progress import ProgressColumn
     from rich.text import Text
@@ -590,7 +623,7 @@ def batch_cmd(
         bool, typer.Option("--resume", help="Go on with OUT: skip the boards already in it.")
     ] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing OUT.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
     chunk: Annotated[
         int | None, typer.Option("--chunk", min=1, help="Boards a task (default: automatic).")
     ] = None,
@@ -1016,6 +1049,7 @@ def table_cmd(
     ] = None,
     board: BoardOpt = None,
     json_out: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Every contract of the rule set by seat, with the declarer's best trump and start."""
     variants, sc = _options(rules, variant, scale, declarer)
@@ -1028,17 +1062,19 @@ def table_cmd(
 
     def each(board: Board) -> None:
         decl = board.declarer(variants, declarer)
-        t = analysis.table(
-            board.deal,
-            declarer=decl,
-            rules=rules,
-            variants=variants,
-            scale=sc,
-            dominoes="all" if mode == "all" else "best",
-            solver=solver,
-            workers=workers,
-            time_limit=time_limit,
-        )
+        with _steps_progress(board.label, quiet) as on_progress:
+            t = analysis.table(
+                board.deal,
+                declarer=decl,
+                rules=rules,
+                variants=variants,
+                scale=sc,
+                dominoes="all" if mode == "all" else "best",
+                solver=solver,
+                workers=workers,
+                time_limit=time_limit,
+                on_progress=on_progress,
+            )
         if json_out:
             rec: dict[str, object] = {"board": _board_key(board)}
             rec.update(t.as_dict())
@@ -1115,6 +1151,7 @@ def best_cmd(
     ] = None,
     board: BoardOpt = None,
     json_out: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Which contract to declare, double dummy: the largest gain over the average."""
     variants, sc = _options(rules, variant, scale, declarer)
@@ -1126,17 +1163,19 @@ def best_cmd(
 
     def each(board: Board) -> None:
         decl = board.declarer(variants, declarer)
-        adv = analysis.best_contract(
-            board.deal,
-            declarer=decl,
-            played=done,
-            rules=rules,
-            variants=variants,
-            scale=sc,
-            averages=table_,
-            solver=solver,
-            time_limit=time_limit,
-        )
+        with _steps_progress(board.label, quiet) as on_progress:
+            adv = analysis.best_contract(
+                board.deal,
+                declarer=decl,
+                played=done,
+                rules=rules,
+                variants=variants,
+                scale=sc,
+                averages=table_,
+                solver=solver,
+                time_limit=time_limit,
+                on_progress=on_progress,
+            )
         if json_out:
             rec: dict[str, object] = {"board": _board_key(board)}
             rec.update(adv.as_dict())
@@ -1332,7 +1371,7 @@ def advise_cmd(
     variant: VariantOpt = None,
     scale: ScaleOpt = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Which contract to declare from your own 13 cards: the other hands dealt at random
     many times, each solved double dummy, the results averaged."""
