@@ -443,6 +443,19 @@ class TestClassicSession:
         data["scale"] = "mine.toml"
         data["deal"][2]["scores"] = [0, 0, -40, 0]
         assert score_session(parse_session(data, base_dir=tmp_path)).scale == "mine"
+        # a scale file with the other-scores variant: what the file leaves out (the
+        # K♥) is the variant's
+        (tmp_path / "nt.toml").write_text("[contracts.no-tricks]\nper_trick = -3\n")
+        data["variants"] = ["other-scores"]
+        data["scale"] = "nt.toml"
+        data["deal"][2]["scores"] = [0, 0, -15, 0]
+        assert score_session(parse_session(data, base_dir=tmp_path)).rows[2].settled == (
+            15,
+            0,
+            -30,
+            0,
+        )
+        data["variants"] = []
         (tmp_path / "fr.toml").write_text('rules = "french"\n')
         data["scale"] = "fr.toml"
         with pytest.raises(ParseError, match="is for the french rules"):
