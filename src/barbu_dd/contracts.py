@@ -410,18 +410,14 @@ def _check_size(scale: ContractScale, name: str, where: str) -> ContractScale:
     return scale
 
 
-def _contract_scale(
-    name: str, table: Any, done: dict[str, ContractScale], where: str, rules: str
-) -> ContractScale:
+def _contract_scale(name: str, table: Any, total: ContractScale, where: str) -> ContractScale:
+    """A contract table lowered, added to ``total`` (the sum of the contracts it combines)."""
     if not isinstance(table, dict):
         raise ParseError(f"{where}: [contracts.{name}] must be a table")
     known = {"per_trick", "trick", "cards", "places", "penalty", "combine"}
     for key in table:
         if key not in known:
             raise ParseError(f"{where}: unknown key {key!r} in [contracts.{name}]")
-    total = ContractScale()
-    for pname in _parts(name, table, where, rules):
-        total = total + done[pname]
     cards = [0] * 64
     if "cards" in table:
         spec = table["cards"]
@@ -515,13 +511,15 @@ def _lower(
         if name in path:
             loop = " -> ".join((*path[path.index(name) :], name))
             raise ParseError(f"{where}: contracts combine each other in a loop ({loop})")
+        total = ContractScale()
         for p in _parts(name, tables[name], where, rules):
             if p not in tables:
                 raise ParseError(
                     f"{where}: [contracts.{name}] combines {p!r}, which has no values here{base}"
                 )
             lower(p, (*path, name))
-        done[name] = _contract_scale(name, tables[name], done, where, rules)
+            total = total + done[p]
+        done[name] = _contract_scale(name, tables[name], total, where)
 
     for name in tables:
         lower(name, ())
