@@ -12,9 +12,11 @@ options make smaller runs possible::
 
 ``--contracts`` is a comma-separated list (``all``: the rule set's), ``--workers``
 the worker processes (default: all cores), ``--seed`` the seed of the hands (each
-hand's samples use the seed ``seed + k``).  Printed: each hand's time, its samples a
-second and advice, then the median, the load average, and whether the median is
-within ``--goal`` seconds.
+hand's samples use the seed ``seed + k``), ``--time-limit S`` the seconds for each
+sample's searches (``advise --time-limit``: the scores not finished are intervals;
+printed: how many, and the widest interval a chosen mean is proved in).  Printed:
+each hand's time, its samples a second and advice, then the median, the load
+average, and whether the median is within ``--goal`` seconds.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def main() -> None:
     p.add_argument("--rules", default="classic", help="rule set (classic)")
     p.add_argument("--seed", type=int, default=1, help="seed of the hands (1)")
     p.add_argument("--goal", type=float, default=60.0, help="goal for the median, s (60)")
+    p.add_argument("--time-limit", type=float, default=None, help="seconds a sample (none)")
     args = p.parse_args()
     contracts = None if args.contracts == "all" else args.contracts.split(",")
     rng = random.Random(args.seed)
@@ -57,21 +60,34 @@ def main() -> None:
             seed=args.seed + k,
             workers=args.workers,
             rules=args.rules,
+            time_limit=args.time_limit,
         )
         secs = time.perf_counter() - t0
         times.append(secs)
         best = "-" if adv.best is None else f"{adv.best.label} ({adv.best.mean:+.2f})"
+        limited = ""
+        if args.time_limit is not None:
+            width = max(c.chosen.mean_high - c.chosen.mean_low for c in adv.contracts)
+            limited = (
+                f", {adv.unfinished} of {adv.values.size} scores not finished, widest"
+                f" proved mean {width:.2f} wide"
+            )
         print(
             f"hand {k + 1} {hand}: {secs:.1f} s, {secs / max(adv.samples, 1):.2f} s a sample, "
-            f"{len(adv.labels)} columns, {adv.workers} worker(s), advice {best}",
+            f"{len(adv.labels)} columns, {adv.workers} worker(s), advice {best}{limited}",
             flush=True,
         )
     med = statistics.median(times)
     load = os.getloadavg()
     print(
         f"median {med:.1f} s over {len(times)} hand(s) ({args.samples} samples, "
-        f"contracts {args.contracts}); load average {load[0]:.1f} {load[1]:.1f}; "
-        f"goal {args.goal:.0f} s: {'met' if med <= args.goal else 'NOT met'}"
+        f"contracts {args.contracts}, time limit {args.time_limit or 'none'}); "
+        f"load average {load[0]:.1f} {load[1]:.1f}; "
+        + (
+            f"goal {args.goal:.0f} s: {'met' if med <= args.goal else 'NOT met'}"
+            if args.time_limit is None
+            else "the goal is for the exact advice (no time limit)"
+        )
     )
 
 

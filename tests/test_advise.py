@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from barbu_dd.advise import (
     Advice,
+    _stats,
     advise,
     choose_option,
     deal_samples,
@@ -313,3 +314,75 @@ def test_cli_bad_hand_one_line(hand: str, message: str) -> None:
 def test_cli_doubles_left_needs_doubles() -> None:
     code, _, err = run("advise", HAND, "-c", "dominoes", "--doubles-left", "1", "-n", "1")
     assert code == 1 and "--doubles" in err
+
+
+# -- under a time limit ----------------------------------------------------------------
+
+
+def test_stats_of_intervals() -> None:
+    # Two exact scores and one proved to lie in -8..-4: it counts as -6; the mean is
+    # proved to lie between the means of the bounds; the 95% interval holds both.
+    low, high = np.array([-10.0, -2.0, -8.0]), np.array([-10.0, -2.0, -4.0])
+    s = _stats("no-tricks", low, high)
+    assert s.mean == pytest.approx(-6.0) and s.unfinished == 1 and s.samples == 3
+    assert (s.mean_low, s.mean_high) == pytest.approx((-20 / 3, -16 / 3))
+    assert s.low == pytest.approx(mean_ci(low)[2]) and s.high == pytest.approx(mean_ci(high)[3])
+    exact = _stats("no-tricks", low, low)
+    assert exact.unfinished == 0 and exact.mean_low == exact.mean == exact.mean_high
+    assert (exact.low, exact.high) == pytest.approx(mean_ci(low)[2:])
+
+
+def test_time_limit_bounds_hold_the_exact_scores() -> None:
+    # Barbu and No Last Two on three samples, exact and under a limit too short to
+    # finish some searches: every exact score lies in its proved interval.
+    def run_(limit: float | None) -> Advice:
+        return advise(
+            HAND, contracts=["barbu", "no-last-two"], samples=3, seed=5, workers=1, time_limit=limit
+        )
+
+    exact, lim = run_(None), run_(1e-3)
+    assert exact.unfinished == 0 and exact.time_limit is None
+    assert exact.lows is not None and np.array_equal(exact.lows, exact.values)
+    assert lim.lows is not None and lim.highs is not None and lim.time_limit == 1e-3
+    assert np.all(lim.lows <= exact.values) and np.all(exact.values <= lim.highs)
+    assert np.array_equal(lim.values, (lim.lows + lim.highs) / 2)
+    assert lim.unfinished == int((lim.lows != lim.highs).sum())
+    for c, e in zip(lim.contracts, exact.contracts, strict=True):
+        o = c.chosen
+        assert o.mean_low <= e.mean <= o.mean_high and o.low <= e.chosen.low + 1e-9
+        assert o.high >= e.chosen.high - 1e-9
+    assert any("time limit" in n for n in lim.notes) == (lim.unfinished > 0)
+
+
+def test_time_limit_stops_a_slow_contract() -> None:
+    # No Tricks on a full deal takes seconds: a millisecond leaves intervals, each
+    # sample's within the contract's range (0 to -26), Dominoes still exact.
+    adv = advise(
+        HAND, contracts=["no-tricks", "dominoes:9"], samples=2, seed=1, workers=1, time_limit=1e-3
+    )
+    assert adv.lows is not None and adv.highs is not None
+    nt, dom = adv.labels.index("no-tricks"), adv.labels.index("dominoes:9")
+    assert np.all(adv.lows[:, nt] < adv.highs[:, nt])
+    assert np.all(adv.lows[:, nt] >= -26) and np.all(adv.highs[:, nt] <= 0)
+    assert np.array_equal(adv.lows[:, dom], adv.highs[:, dom])
+    assert adv.contract("no-tricks").chosen.unfinished == 2 and adv.unfinished == 2
+
+
+def test_cli_time_limit(tmp_path: Path) -> None:
+    code, out, err = run(
+        "advise", HAND, "-c", "no-tricks", "-c", "dominoes:9", "-n", "2", "--seed", "1",
+        "-w", "1", "--time-limit", "0.001", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    rec = json.loads(out)
+    assert rec["time_limit"] == 0.001 and rec["unfinished"] == 2
+    c = rec["contracts"][0]
+    lo, hi = c["mean_bounds"]
+    assert c["contract"] == "no-tricks" and c["unfinished"] == 2 and lo < c["mean"] < hi
+    code, out, err = run(
+        "advise", HAND, "-c", "no-tricks", "-n", "2", "--seed", "1", "-w", "1",
+        "--time-limit", "0.001",
+    )  # fmt: skip
+    assert code == 0 and "proved (open)" in out and "(2)" in out and "time limit" in out
+    code, out, err = run("advise", HAND, "-c", "dominoes", "-n", "1", "--time-limit", "0")
+    assert code == 1 and out == "" and err.startswith("error: the time limit")

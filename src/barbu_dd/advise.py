@@ -43,6 +43,18 @@ Decisions:
   classic); the reminder counts the deals left from ``played``.
 - **Ctrl-C** (:class:`KeyboardInterrupt`) stops the workers and returns the advice
   from the samples finished so far (``complete`` is then false).
+- **A time limit** (``time_limit``: seconds for each sample's searches) makes the
+  advice's time predictable where the trick contracts' exact solves are not (a
+  negative contract on a full deal takes seconds to minutes).  Dominoes and the
+  Réussite always finish (milliseconds); the trick columns go positive contracts
+  first, each with an equal share of the time left to the columns not yet solved.
+  A score not finished is the interval its search proved (``lows``, ``highs``);
+  it counts as the interval's midpoint (``values``), so a mean is the mean of
+  midpoints, and each column also says the interval its true mean is proved to lie
+  in (``mean_low`` … ``mean_high``: the means of the bounds) and how many of its
+  scores were not finished.  The 95% interval is then the lower bounds' interval's
+  low end to the upper bounds' interval's high end.  The doubles' playouts are
+  exact lines and take no limit.
 
 >>> adv = advise("AKQJT98765432...", rules="french", contracts=["reussite"],
 ...              samples=3, seed=1, workers=1)
@@ -90,7 +102,7 @@ from .contracts import (
 from .deal import Deal
 from .errors import BarbuError, ParseError
 from .settle import Doubles, may_double, settle
-from .solver import Solver
+from .solver import Solver, check_limits
 
 if TYPE_CHECKING:
     from .averages import Averages
@@ -225,7 +237,10 @@ class OptionStats:
 
     ``label`` names it as batch records do (``'barbu'``, ``'trumps:H'``,
     ``'dominoes:9'``); ``mean``, ``sd`` and the 95% interval ``low`` … ``high`` are
-    over ``samples`` samples of the declarer's score.
+    over ``samples`` samples of the declarer's score.  Under a time limit,
+    ``unfinished`` of the scores are intervals (each counted as its midpoint) and
+    the true mean is proved to lie in ``mean_low`` … ``mean_high`` (both ``mean``
+    when every score is exact).
     """
 
     label: str
@@ -234,6 +249,9 @@ class OptionStats:
     low: float
     high: float
     samples: int
+    mean_low: float = math.nan
+    mean_high: float = math.nan
+    unfinished: int = 0
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready dict."""
@@ -243,6 +261,8 @@ class OptionStats:
             "sd": _r(self.sd),
             "ci": [_r(self.low), _r(self.high)],
             "samples": self.samples,
+            "mean_bounds": [_r(self.mean_low), _r(self.mean_high)],
+            "unfinished": self.unfinished,
         }
 
 
@@ -287,6 +307,8 @@ class ContractAdvice:
             "mean": _r(self.mean),
             "sd": _r(self.chosen.sd),
             "ci": [_r(self.chosen.low), _r(self.chosen.high)],
+            "mean_bounds": [_r(self.chosen.mean_low), _r(self.chosen.mean_high)],
+            "unfinished": self.chosen.unfinished,
             "average": _r(self.average),
             "gain": _r(self.gain),
             "average_deals": self.average_deals,
@@ -364,6 +386,9 @@ class Advice:
     in each column; ``samples`` how many were solved out of ``requested``
     (``complete`` is false after Ctrl-C).  ``best`` is the advised contract,
     ``ranked_by`` ``'gain'`` or ``'mean'``; ``notes`` say what the reader should know.
+    Under ``time_limit`` (seconds for each sample's searches) ``unfinished`` of the
+    scores were not finished: ``lows`` and ``highs`` hold every score's proved
+    interval, ``values`` its midpoint (with no limit all three are equal).
     """
 
     hand: str
@@ -385,6 +410,10 @@ class Advice:
     complete: bool = True
     workers: int = 1
     seconds: float = 0.0
+    time_limit: float | None = None
+    unfinished: int = 0
+    lows: np.ndarray | None = field(default=None, compare=False, repr=False)
+    highs: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def contract(self, name: str) -> ContractAdvice:
         """The advice for one contract (canonical name).
@@ -426,6 +455,8 @@ class Advice:
             "averages": self.averages,
             "workers": self.workers,
             "seconds": round(self.seconds, 3),
+            "time_limit": self.time_limit,
+            "unfinished": self.unfinished,
         }
 
 
@@ -482,6 +513,7 @@ class _Job:
     games: tuple[Game, ...]
     declarer: Seat
     tt_bytes: int = _TT_BYTES
+    time_limit: float | None = None
 
 
 def _game_of(col: _Column, rules: str, variants: tuple[str, ...], scale: Scale | None) -> Game:
@@ -505,14 +537,37 @@ def _worker_solver(tt_bytes: int) -> Solver:
 
 
 def _values(job: _Job, deal: str) -> list[float]:
-    """A sample's task: the declarer's optimal score in every column."""
+    """A sample's task: the declarer's score in every column, the lower bounds then
+    the upper bounds (equal where the search finished: always without a time limit).
+
+    Under ``job.time_limit`` the columns that always finish (Dominoes, the Réussite)
+    go first, unlimited, then the positive trick contracts (quick), then the others;
+    each trick column gets an equal share of the time left to the columns not yet
+    solved.
+    """
     sv = _worker_solver(job.tt_bytes)
-    out: list[float] = []
-    for g in job.games:
-        v = sv.solve(deal, g, declarer=job.declarer, seats=(job.declarer,)).scores[job.declarer]
-        assert v is not None
-        out.append(float(v))
-    return out
+    decl = job.declarer
+    n = len(job.games)
+    lows = [math.nan] * n
+    highs = [math.nan] * n
+    end = None if job.time_limit is None else time.monotonic() + job.time_limit
+    order = sorted(
+        range(n),
+        key=lambda i: (job.games[i].kind != "dominoes", not job.games[i].contract.positive),
+    )
+    for k, i in enumerate(order):
+        g = job.games[i]
+        limit = None
+        if end is not None and g.kind != "dominoes":
+            limit = max(end - time.monotonic(), 1e-3) / (len(order) - k)
+        sol = sv.solve(deal, g, declarer=decl, seats=(decl,), time_limit=limit)
+        b = sol.bounds[decl] if sol.bounds is not None else None
+        if b is None:
+            v = sol.scores[decl]
+            assert v is not None
+            b = (v, v)
+        lows[i], highs[i] = float(b[0]), float(b[1])
+    return lows + highs
 
 
 def _line(job: _Job, deal: str) -> list[float]:
@@ -570,16 +625,24 @@ class _Runner:
 # -- the summary ---------------------------------------------------------------------------
 
 
-def _stats(label: str, column: np.ndarray) -> OptionStats:
-    mean, sd, lo, hi = mean_ci(column)
-    return OptionStats(label, mean, sd, lo, hi, len(column))
+def _stats(label: str, low: np.ndarray, high: np.ndarray) -> OptionStats:
+    """A column's statistics from its scores' proved intervals (``low == high``: exact)."""
+    mid = (low + high) / 2
+    mean, sd, lo, hi = mean_ci(mid)
+    open_ = int((low != high).sum())
+    if open_:
+        lo, hi = mean_ci(low)[2], mean_ci(high)[3]
+    m_lo = float(low.mean()) if len(low) else math.nan
+    m_hi = float(high.mean()) if len(high) else math.nan
+    return OptionStats(label, mean, sd, lo, hi, len(mid), m_lo, m_hi, open_)
 
 
 def _summaries(
     groups: Sequence[tuple[Contract, list[int]]],
     labels: Sequence[str],
     choices: Sequence[str | None],
-    values: np.ndarray,
+    lows: np.ndarray,
+    highs: np.ndarray,
     averages: Any,
     rules: str,
     variants: tuple[str, ...],
@@ -588,9 +651,9 @@ def _summaries(
     out: list[ContractAdvice] = []
     missing: list[str] = []
     for c, cols in groups:
-        sub = values[:, cols]
-        opts = tuple(_stats(labels[j], sub[:, k]) for k, j in enumerate(cols))
-        k = choose_option(sub) if len(sub) else 0
+        lo, hi = lows[:, cols], highs[:, cols]
+        opts = tuple(_stats(labels[j], lo[:, k], hi[:, k]) for k, j in enumerate(cols))
+        k = choose_option((lo + hi) / 2) if len(lo) else 0
         avg = gain = None
         deals: int | None = None
         provisional = False
@@ -695,6 +758,7 @@ def advise(
     doubles_left: int | None = None,
     on_progress: Callable[[int, int, str | None], None] | None = None,
     tt_bytes: int = _TT_BYTES,
+    time_limit: float | None = None,
 ) -> Advice:
     """Which contract to declare from one's own 13 cards, by simulation.
 
@@ -707,10 +771,13 @@ def advise(
     estimated (its samples played out); ``doubles_left`` adds the compulsory
     doubles reminder.  ``on_progress(done, total, leader)`` is called as samples
     finish (``leader``: the running best contract's label).  Ctrl-C returns the
-    advice from the samples finished (``complete=False``).
+    advice from the samples finished (``complete=False``).  ``time_limit``: seconds
+    for each sample's searches (see the module's decisions: a score not finished is
+    an interval, counted as its midpoint).
 
     :raises ParseError: for a bad hand, contract, rule set, variant, seat, scale or
-        averages file, a contract given twice, no contract left, or ``samples < 1``.
+        averages file, a contract given twice, no contract left, ``samples < 1``, or a
+        time limit that is not a positive number.
     :raises InvalidPositionError: for a card given twice in the hand.
     """
     t0 = time.perf_counter()
@@ -723,6 +790,7 @@ def advise(
         raise ParseError(f"a hand must hold 13 cards, got {mask.bit_count()}")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise ParseError(f"samples must be 1 or more, got {samples}")
+    check_limits(time_limit)
     decl = to_seat(declarer)
     rules = normalize_name(rules)
     vs = tuple(sorted(parse_variants(variants)))
@@ -770,21 +838,23 @@ def advise(
     n_workers = min(check_workers(default_workers() if workers is None else workers), samples)
     deals = [d.to_pbn() for d in deal_samples(mask, decl, samples, seed)]
 
-    rows = np.full((samples, len(columns)), np.nan)
+    width = len(columns)
+    row_lo = np.full((samples, width), np.nan)
+    row_hi = np.full((samples, width), np.nan)
     got = np.zeros(samples, dtype=bool)
     count = 0
+    choices = [c.choice for c in columns]
 
     def leader() -> str | None:
-        part = rows[got]
-        if not len(part):
+        if not got.any():
             return None
-        cs, _ = _summaries(groups, labels, [c.choice for c in columns], part, table_, rules, vs, sc)
+        cs, _ = _summaries(groups, labels, choices, row_lo[got], row_hi[got], table_, rules, vs, sc)
         best, _ = _pick(cs)
         return None if best is None else best.label
 
     def each(i: int, row: list[float]) -> None:
         nonlocal count
-        rows[i] = row
+        row_lo[i], row_hi[i] = row[:width], row[width:]
         got[i] = True
         count += 1
         if on_progress is not None:
@@ -796,16 +866,14 @@ def advise(
     dbl_label = ""
     notes: list[str] = []
     try:
-        runner.run("values", _Job(games, decl, tt_bytes), deals, each)
+        runner.run("values", _Job(games, decl, tt_bytes, time_limit), deals, each)
         if dbl is not None:
             if dbl[1] is not None or len(_columns_of(dbl[0], None, rules, vs)) == 1:
                 # The suit / rank is given (or the contract has only one).
                 col = _columns_of(dbl[0], dbl[1], rules, vs)[0]
                 g, dbl_label = _game_of(col, rules, vs, sc), col.label
             else:
-                cs, _ = _summaries(
-                    groups, labels, [c.choice for c in columns], rows, None, rules, vs, sc
-                )
+                cs, _ = _summaries(groups, labels, choices, row_lo, row_hi, None, rules, vs, sc)
                 chosen = next(c for c in cs if c.contract == dbl[0].name)
                 g, dbl_label = games[labels.index(chosen.label)], chosen.label
             line_rows = np.full((samples, 4), np.nan)
@@ -831,11 +899,11 @@ def advise(
     else:
         runner.close(abort=False)
 
-    values = rows[got]
+    lows, highs = row_lo[got], row_hi[got]
+    values = (lows + highs) / 2
     n_done = int(got.sum())
-    cs, missing = _summaries(
-        groups, labels, [c.choice for c in columns], values, table_, rules, vs, sc
-    )
+    unfinished = int((lows != highs).sum())
+    cs, missing = _summaries(groups, labels, choices, lows, highs, table_, rules, vs, sc)
     best, ranked_by = _pick(cs)
     if missing:
         notes.append(
@@ -846,6 +914,12 @@ def advise(
         notes.append("no contract has an average: advice ranked by mean score")
     if any(c.provisional for c in cs):
         notes.append(f"provisional averages in {table_.source} (fewer deals than asked for)")
+    if unfinished:
+        notes.append(
+            f"time limit {time_limit:g} s a sample: {unfinished} of {lows.size} scores not"
+            " finished count as the midpoints of their proved intervals; each mean is proved"
+            " to lie in its 'proved' interval"
+        )
     if not complete:
         notes.append(f"interrupted: {n_done} of {samples} samples solved")
     dadv: DoublesAdvice | None = None
@@ -879,6 +953,10 @@ def advise(
         complete,
         n_workers,
         time.perf_counter() - t0,
+        time_limit,
+        unfinished,
+        lows,
+        highs,
     )
 
 

@@ -1268,12 +1268,18 @@ def _advice_name(c: Any) -> str:
 def _advice_table(adv: Any) -> Table:
     """The contracts of an advice: mean, 95% interval, average, gain."""
     t = Table(box=box.SIMPLE_HEAD)
-    for name in ("contract", "mean", "95% interval", "average", "gain"):
-        t.add_column(name, justify="left" if name == "contract" else "right")
+    limited = adv.unfinished > 0  # under a time limit: the interval each mean is proved in
+    names = ["contract", "mean", *(["proved (open)"] if limited else []), "95% interval"]
+    for name in (*names, "average", "gain"):
+        first = name == "contract"
+        t.add_column(name, justify="left" if first else "right", no_wrap=not first)
     for c in adv.contracts:
+        o = c.chosen
+        proved = f"{o.mean_low:+.2f}…{o.mean_high:+.2f} ({o.unfinished})"
         t.add_row(
             escape(_advice_name(c)),
             f"{c.mean:+.2f}",
+            *([proved] if limited else []),
             f"{c.chosen.low:+.2f} … {c.chosen.high:+.2f}",
             "-" if c.average is None else f"{c.average:+.2f}",
             "-" if c.gain is None else f"{c.gain:+.2f}",
@@ -1370,6 +1376,16 @@ def advise_cmd(
     rules: RulesOpt = "classic",
     variant: VariantOpt = None,
     scale: ScaleOpt = None,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--time-limit",
+            help="Seconds for each sample's searches (Dominoes and the Réussite always "
+            "finish): a score not finished counts as the midpoint of the interval proved "
+            "for it, and each mean shows the interval it is proved to lie in.",
+            show_default=False,
+        ),
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
     quiet: QuietOpt = False,
 ) -> None:
@@ -1429,6 +1445,7 @@ def advise_cmd(
             doubles=doubles,
             doubles_left=doubles_left,
             on_progress=on_progress,
+            time_limit=time_limit,
         )
     if json_out:
         typer.echo(json.dumps(adv.as_dict(), ensure_ascii=False))
