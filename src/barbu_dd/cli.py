@@ -1389,8 +1389,7 @@ def advise_cmd(
     json_out: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """Which contract to declare from your own 13 cards: the other hands dealt at random
-    many times, each solved double dummy, the results averaged."""
+    """Which contract to declare from your own 13 cards: random deals of the rest, solved."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
