@@ -983,7 +983,8 @@ def check_plot_path(path: str | Path) -> None:
 
 def plot_advice(advice: Advice, path: str | Path) -> None:
     """Draw the distribution of the declarer's score per contract (the chosen suit or
-    rank) to an image file (PNG), the mean and its 95% interval marked.
+    rank) to an image file (PNG), the mean and its 95% interval marked (a score not
+    finished under a time limit: its interval's midpoint, as in the means).
 
     :raises BarbuError: if matplotlib is not installed (``pip install 'barbu-dd[plot]'``)
         or the file cannot be written.
@@ -1024,7 +1025,10 @@ def plot_advice(advice: Advice, path: str | Path) -> None:
         c.title + (f" ({c.choice})" if c.choice and c.contract != "reussite" else "") for c in cs
     ]
     ax.set_yticks(range(len(cs)), names)
-    ax.set_xlabel(f"declarer's score ({advice.declarer.name}), {advice.samples} samples")
+    label = f"declarer's score ({advice.declarer.name}), {advice.samples} samples"
+    if advice.unfinished:
+        label += f" ({advice.unfinished} scores not finished: their intervals' midpoints)"
+    ax.set_xlabel(label)
     ax.set_title(f"{advice.hand}: score per contract (mean and 95% interval)")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
