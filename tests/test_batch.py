@@ -399,6 +399,92 @@ def test_batch_cli_errors(tmp_path: Path, endings: Path) -> None:
     assert code == 1 and "none.pbn" in err
 
 
+# -- a time limit a board ---------------------------------------------------------------
+
+#: Two full deals: No Tricks takes seconds on each, far more than a millisecond.
+FULL = [
+    "N:J843.A85.AQJ84.2 KQ9.T963.97.T965 752.KJ72.K5.AQJ4 AT6.Q4.T632.K873",
+    "E:QJ653.AQ92.2.432 K84.KT76.J9.AJ85 .J853.AK8643.KT7 AT972.4.QT75.Q96",
+]
+
+
+def check_bounds(r: BoardResult) -> None:
+    """A limited result's scores and bounds agree: a score is given iff its interval
+    is one value, and ``exact`` iff every interval is."""
+    assert len(r.bounds) == len(r.scores)
+    for row, brow in zip(r.scores, r.bounds, strict=True):
+        for v, b in zip(row, brow, strict=True):
+            assert b is not None and b[0] <= b[1]
+            assert v == (b[0] if b[0] == b[1] else None)
+    assert r.exact == all(b is not None and b[0] == b[1] for row in r.bounds for b in row)
+
+
+def test_time_limit_bounds_hold_the_exact_scores(endings: Path, expected: np.ndarray) -> None:
+    # The endings under a limit (most finish at once): every exact score lies in
+    # the interval proved, and a finished one is the exact score.
+    job = make_job(CONTRACTS, time_limit=1e-3)
+    results = list(solve_files([endings], job, workers=1, ordered=True))
+    assert len(results) == 36
+    for r, want in zip(results, expected, strict=True):
+        check_bounds(r)
+        for brow, wrow in zip(r.bounds, want, strict=True):
+            for b, w in zip(brow, wrow, strict=True):
+                assert b is not None and b[0] <= w <= b[1]
+    # without a limit a result has no bounds and is exact
+    r0 = next(iter_solve([FULL[0]], "trumps:S", declarer="N", workers=1))
+    assert r0.bounds == () and r0.exact
+
+
+def test_time_limit_stops_a_slow_board() -> None:
+    # No Tricks on full deals with a millisecond: intervals; Dominoes still exact;
+    # solve_many gives NaN for what is not finished.
+    rs = list(iter_solve(FULL, ["no-tricks", "dominoes:best"], declarer="S", workers=1,
+                         time_limit=1e-3))  # fmt: skip
+    for r in rs:
+        check_bounds(r)
+        assert not r.exact
+        assert all(v is None for v in r.scores[0]) and None not in r.scores[1]
+        assert all(b is not None and -26 <= b[0] < b[1] <= 0 for b in r.bounds[0])
+    a = solve_many(FULL, "no-tricks", declarer="S", workers=1, time_limit=1e-3)
+    assert a.shape == (2, 1, 4) and np.isnan(a).all()
+    with pytest.raises(ParseError, match="time limit"):
+        make_job("barbu", time_limit=0)
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
+def test_time_limit_records(tmp_path: Path, fmt: str) -> None:
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    pbn = tmp_path / "full.pbn"
+    pbn.write_text(
+        "".join(f'[Board "{i}"]\n[Dealer "N"]\n[Deal "{d}"]\n\n' for i, d in enumerate(FULL, 1))
+    )
+    out = tmp_path / f"out.{fmt}"
+    args = ["batch", str(pbn), "-c", "no-tricks", "-c", "dominoes:9", "-w", "1", "-o", str(out)]
+    code, _, err = run(*args, "--time-limit", "0.001")
+    assert code == 0, err
+    assert "2 boards solved (2 with scores not finished)" in err
+    recs = list(read_records(out))
+    assert len(recs) == 2
+    for rec in recs:
+        assert rec["exact"] is False
+        if fmt == "jsonl":
+            lo, hi = rec["bounds"]["no-tricks"]["N"]
+            assert rec["scores"]["no-tricks"]["N"] is None and -26 <= lo < hi <= 0
+            assert rec["bounds"]["dominoes:9"]["S"] == [rec["scores"]["dominoes:9"]["S"]] * 2
+        else:
+            lo, hi = rec["no-tricks.N.lo"], rec["no-tricks.N.hi"]
+            assert rec["no-tricks.N"] is None and -26 <= lo < hi <= 0
+            assert rec["dominoes:9.S.lo"] == rec["dominoes:9.S.hi"] == rec["dominoes:9.S"]
+    # resuming needs the same options: with a limit again, not without one
+    code, _, err = run(*args, "--resume")
+    assert code == 1 and "resume with the same options" in err and err.count("\n") == 1
+    code, _, err = run(*args, "--time-limit", "0.001", "--resume")
+    assert code == 0 and "0 boards solved (0 with scores not finished), 2 already done" in err
+    code, _, err = run("batch", str(pbn), "-c", "barbu", "--time-limit", "-1")
+    assert code == 1 and err.startswith("error: the time limit") and err.count("\n") == 1
+
+
 # -- kill -9 and resume ------------------------------------------------------------------
 
 

@@ -76,7 +76,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .batch import ContractSpec, _spawn_pool, _stop_pool, check_workers, default_workers
+from .batch import (
+    ContractSpec,
+    _spawn_pool,
+    _stop_pool,
+    check_workers,
+    default_workers,
+    quick_first,
+    share_of,
+)
 from .cards import (
     ALL_CARDS,
     RANK_CHARS,
@@ -551,15 +559,9 @@ def _values(job: _Job, deal: str) -> list[float]:
     lows = [math.nan] * n
     highs = [math.nan] * n
     end = None if job.time_limit is None else time.monotonic() + job.time_limit
-    order = sorted(
-        range(n),
-        key=lambda i: (job.games[i].kind != "dominoes", not job.games[i].contract.positive),
-    )
-    for k, i in enumerate(order):
+    for k, i in enumerate(quick_first(job.games)):
         g = job.games[i]
-        limit = None
-        if end is not None and g.kind != "dominoes":
-            limit = max(end - time.monotonic(), 1e-3) / (len(order) - k)
+        limit = share_of(end, n - k) if g.kind != "dominoes" else None
         sol = sv.solve(deal, g, declarer=decl, seats=(decl,), time_limit=limit)
         b = sol.bounds[decl] if sol.bounds is not None else None
         if b is None:

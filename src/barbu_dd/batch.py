@@ -25,6 +25,13 @@ argument of ``trumps`` (and of the bridge ``tricks``) is the trump suit
 (``dominoes:9``, ``dominoes:best``: the declarer's best rank, all tried).  The
 *table* of a rule set (:func:`table_contracts`) is every contract of it: Trumps
 once per suit and Dominoes from the declarer's best rank.
+
+A *time limit* (``time_limit``: seconds a board) bounds a batch whose boards
+include the slow ones (a negative contract on a full deal: seconds to minutes, and
+a rare deal an hour).  Dominoes and the Réussite always finish; the board's trick
+contracts go positive ones first, each with an equal share of the board's time
+left.  A score not finished is ``None`` and :attr:`BoardResult.bounds` holds the
+interval its search proved.
 """
 
 from __future__ import annotations
@@ -59,7 +66,7 @@ from .deal import Deal, as_deal
 from .dominoes import possible_starts
 from .errors import BarbuError, ParseError, SolverError
 from .pbn import BadBoard, Board, make_board, no_board_error, read_pbn
-from .solver import MAX_TT_BYTES, Score, Solver
+from .solver import MAX_TT_BYTES, Bounds, Score, Solver, check_limits
 
 __all__ = [
     "DEFAULT_BATCH_TT_BYTES",
@@ -77,6 +84,8 @@ __all__ = [
     "count_boards",
     "check_files",
     "check_workers",
+    "quick_first",
+    "share_of",
 ]
 
 #: The transposition table of each worker (the Dominoes table is at most 64 MiB more).
@@ -87,6 +96,7 @@ TASK_SECONDS = 0.05
 MAX_CHUNK = 256
 
 Scores4 = tuple[Score | None, Score | None, Score | None, Score | None]
+Bounds4 = tuple[Bounds | None, Bounds | None, Bounds | None, Bounds | None]
 
 
 # -- contract specs -------------------------------------------------------------------
@@ -203,6 +213,8 @@ class BatchJob:
 
     ``games[i]`` is the resolved :class:`~barbu_dd.contracts.Game` of ``specs[i]``,
     ``None`` for ``dominoes:best`` (solved with :meth:`Solver.best_start`).
+    ``time_limit``: seconds for each board's searches (``None``: none; see the
+    module doc).
     """
 
     specs: tuple[ContractSpec, ...]
@@ -212,6 +224,7 @@ class BatchJob:
     scale: Scale | None = None
     declarer: Seat | None = None
     tt_bytes: int = DEFAULT_BATCH_TT_BYTES
+    time_limit: float | None = None
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -237,15 +250,18 @@ def make_job(
     start: str | None = None,
     declarer: Seat | int | str | None = None,
     tt_bytes: int = DEFAULT_BATCH_TT_BYTES,
+    time_limit: float | None = None,
 ) -> BatchJob:
     """Resolve the contracts of a batch (or with ``table`` every contract of the rule set).
 
     :raises ParseError: for a bad contract, variant, rule set, seat or scale file; no
-        contract at all; a contract given twice; or a ``trump``/``start`` no contract takes.
+        contract at all; a contract given twice; a ``trump``/``start`` no contract
+        takes; or a time limit that is not a positive number of seconds.
 
     >>> make_job(["barbu", "trumps"], trump="S").labels
     ('barbu', 'trumps:S')
     """
+    check_limits(time_limit)
     vs = tuple(sorted(parse_variants(variants)))
     sc = load_scale(scale) if isinstance(scale, (str, Path)) else scale
     given: list[str | ContractSpec]
@@ -293,7 +309,7 @@ def make_job(
         for s in specs
     )
     decl = None if declarer is None else to_seat(declarer)
-    return BatchJob(tuple(specs), games, normalize_name(rules), vs, sc, decl, tt_bytes)
+    return BatchJob(tuple(specs), games, normalize_name(rules), vs, sc, decl, tt_bytes, time_limit)
 
 
 # -- results --------------------------------------------------------------------------
@@ -307,7 +323,9 @@ class BoardResult:
     file, ``file`` and ``index`` (1-based, bad boards counted) say where, and
     ``tags`` are its PBN tags.  A board that could not be solved has ``error`` set
     (its full message, file and board included), ``error_kind`` the name of its
-    :class:`~barbu_dd.errors.BarbuError` class, and no scores.
+    :class:`~barbu_dd.errors.BarbuError` class, and no scores.  Under a time limit
+    ``bounds`` holds each contract's four proved intervals (``(v, v)`` for a score
+    ``v`` finished; ``None`` for no score), and a score not finished is ``None``.
     """
 
     position: int
@@ -321,11 +339,17 @@ class BoardResult:
     file: str | None = None
     index: int | None = None
     tags: dict[str, str] = field(default_factory=dict)
+    bounds: tuple[Bounds4, ...] = ()
 
     @property
     def ok(self) -> bool:
         """Solved (no error)."""
         return self.error is None
+
+    @property
+    def exact(self) -> bool:
+        """Every score finished (always, without a time limit)."""
+        return all(b is None or b[0] == b[1] for row in self.bounds for b in row)
 
     def array(self, n_contracts: int | None = None) -> np.ndarray:
         """The scores as a float array of shape ``(contracts, 4)``, NaN for no score
@@ -343,52 +367,93 @@ class BoardResult:
 
 #: One board as sent to a worker: (position, deal, declarer).
 _Payload = tuple[int, Deal, int | None]
-#: What comes back: (position, scores, starts, nodes, seconds, (error class, message)).
+#: What comes back: (position, scores, starts, nodes, seconds, bounds (under a time
+#: limit, else empty), (error class, message)).
 _Outcome = tuple[
     int,
     tuple[Scores4, ...],
     tuple[str | None, ...],
     tuple[int, ...],
     tuple[float, ...],
+    tuple[Bounds4, ...],
     tuple[str, str] | None,
 ]
+_NONE4: Scores4 = (None, None, None, None)
+
+
+def quick_first(games: Sequence[Game | None]) -> list[int]:
+    """The order a time-limited board's contracts are solved in (indices of
+    ``games``): Dominoes and the Réussite (``None``: best start; never limited), then
+    the positive trick contracts (quick), then the others.
+
+    >>> quick_first([make_game("no-tricks"), make_game("trumps", trump="S"), None])
+    [2, 1, 0]
+    """
+
+    def rank(i: int) -> int:
+        g = games[i]
+        if g is None or g.kind == "dominoes":
+            return 0
+        return 1 if g.contract.positive else 2
+
+    return sorted(range(len(games)), key=rank)
+
+
+def share_of(end: float | None, left: int) -> float | None:
+    """The time limit of the next of ``left`` searches that share what is left
+    until ``end`` (a :func:`time.monotonic` time; ``None``: no limit) equally."""
+    if end is None:
+        return None
+    return max(end - time.monotonic(), 1e-3) / left
 
 
 def _solve_board(
     solver: Solver, job: BatchJob, position: int, deal: Deal, decl: int | None
 ) -> _Outcome:
-    scores: list[Scores4] = []
-    starts: list[str | None] = []
-    nodes: list[int] = []
-    secs: list[float] = []
-    for spec, game in zip(job.specs, job.games, strict=True):
+    n_specs = len(job.specs)
+    scores: list[Scores4] = [_NONE4] * n_specs
+    bounds: list[Bounds4] = [(None, None, None, None)] * n_specs
+    starts: list[str | None] = [None] * n_specs
+    nodes: list[int] = [0] * n_specs
+    secs: list[float] = [0.0] * n_specs
+    end = None if job.time_limit is None else time.monotonic() + job.time_limit
+    order = quick_first(job.games)
+    for k, i in enumerate(order):
+        spec, game = job.specs[i], job.games[i]
         try:
             if game is None and not possible_starts(
                 [deal.mask(x) for x in Seat], "low-aces" in job.variants
             ):
                 # an ending no starting rank fits (its table is no Dominoes layout): no
                 # Dominoes scores, the board's other contracts still count
-                scores.append((None, None, None, None))
-                starts.append(None)
-                nodes.append(0)
-                secs.append(0.0)
                 continue
             if game is None:
                 ch = solver.best_start(
                     deal, decl, rules=job.rules, variants=job.variants, scale=job.scale
                 )
                 sol, n, s = ch.solution, ch.nodes, ch.seconds
-                start: str | None = RANK_CHARS[ch.start]
+                starts[i] = RANK_CHARS[ch.start]
             else:
-                sol = solver.solve(deal, game, declarer=decl)
-                start, n, s = spec.start, sol.nodes, sol.seconds
+                limit = share_of(end, n_specs - k) if game.kind != "dominoes" else None
+                sol = solver.solve(deal, game, declarer=decl, time_limit=limit)
+                starts[i], n, s = spec.start, sol.nodes, sol.seconds
         except BarbuError as e:
-            return position, (), (), (), (), (type(e).__name__, f"{spec.label}: {e}")
-        scores.append(sol.scores)
-        starts.append(start)
-        nodes.append(n)
-        secs.append(s)
-    return position, tuple(scores), tuple(starts), tuple(nodes), tuple(secs), None
+            return position, (), (), (), (), (), (type(e).__name__, f"{spec.label}: {e}")
+        scores[i], nodes[i], secs[i] = sol.scores, n, s
+        if sol.bounds is not None:
+            bounds[i] = sol.bounds
+        else:
+            b = [None if v is None else (v, v) for v in sol.scores]
+            bounds[i] = (b[0], b[1], b[2], b[3])
+    return (
+        position,
+        tuple(scores),
+        tuple(starts),
+        tuple(nodes),
+        tuple(secs),
+        tuple(bounds) if end is not None else (),
+        None,
+    )
 
 
 _local = threading.local()
@@ -720,11 +785,11 @@ def _result(it: _Item, out: _Outcome | None) -> BoardResult:
     }
     if out is None:
         return BoardResult(it.position, error=it.error, error_kind=it.error_kind, **common)
-    if out[5] is not None:
-        kind, msg = out[5]
+    if out[6] is not None:
+        kind, msg = out[6]
         return BoardResult(it.position, error=f"{it.where}: {msg}", error_kind=kind, **common)
-    _, scores, starts, nodes, secs, _ = out
-    return BoardResult(it.position, scores, starts, nodes, secs, **common)
+    _, scores, starts, nodes, secs, bounds, _ = out
+    return BoardResult(it.position, scores, starts, nodes, secs, **common, bounds=bounds)
 
 
 # -- public entry points --------------------------------------------------------------
@@ -763,11 +828,14 @@ def iter_solve(
     chunk_size: int | None = None,
     max_pending: int | None = None,
     tt_bytes: int = DEFAULT_BATCH_TT_BYTES,
+    time_limit: float | None = None,
 ) -> Iterator[BoardResult]:
     """Solve deals for a list of contracts, one :class:`BoardResult` per deal.
 
     ``contracts`` are specs (:func:`parse_contract`), or a :class:`BatchJob` made by
-    :func:`make_job` (then ``rules`` … ``declarer`` and ``tt_bytes`` are its own).
+    :func:`make_job` (then ``rules`` … ``declarer``, ``tt_bytes`` and ``time_limit``
+    are its own).  ``time_limit``: seconds for each deal's searches (a score not
+    finished is ``None``, its interval in :attr:`BoardResult.bounds`).
     ``deals`` are :class:`~barbu_dd.deal.Deal` objects, PBN deal strings or
     :class:`~barbu_dd.pbn.Board` objects (their declarer is read from the Dealer
     tag); the input is read lazily.  ``declarer`` overrides every deal's
@@ -798,6 +866,7 @@ def iter_solve(
             scale=scale,
             declarer=declarer,
             tt_bytes=tt_bytes,
+            time_limit=time_limit,
         )
     )
     return _drive(
@@ -824,13 +893,15 @@ def solve_many(
     errors: Literal["raise", "nan"] = "raise",
     chunk_size: int | None = None,
     tt_bytes: int = DEFAULT_BATCH_TT_BYTES,
+    time_limit: float | None = None,
 ) -> np.ndarray:
     """Every seat's optimal score, for every deal and contract, as one array.
 
     The array has shape ``(deals, contracts, 4)`` (seats N, E, S, W), dtype
-    ``float64``; NaN marks no score (a seat already out in a Dominoes ending).
-    Dominoes ``best`` gives the scores with the declarer's best rank.  See
-    :func:`iter_solve` for the arguments.
+    ``float64``; NaN marks no score (a seat already out in a Dominoes ending, or
+    under ``time_limit`` a score not finished: :func:`iter_solve` gives its
+    interval).  Dominoes ``best`` gives the scores with the declarer's best rank.
+    See :func:`iter_solve` for the arguments.
 
     :raises BarbuError: (with ``errors="raise"``) for the first deal that cannot be
         solved, naming it; with ``errors="nan"`` its row is NaN.
@@ -849,6 +920,7 @@ def solve_many(
         scale=scale,
         declarer=declarer,
         tt_bytes=tt_bytes,
+        time_limit=time_limit,
     )
     rows: list[np.ndarray] = []
     it = iter_solve(deals, job, workers=workers, scheduler=scheduler, chunk_size=chunk_size)

@@ -630,6 +630,15 @@ def batch_cmd(
     memory: Annotated[
         int, typer.Option("--memory", min=1, help="Transposition table MiB a worker.")
     ] = 64,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--time-limit",
+            help="Seconds for each board's searches: a score not finished is null, with "
+            "the interval proved for it in the record (bounds, exact).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Solve every board of PBN files for some contracts, on all cores or a Dask cluster."""
     import time
@@ -665,6 +674,7 @@ def batch_cmd(
         start=start,
         declarer=declarer,
         tt_bytes=memory << 20,
+        time_limit=time_limit,
     )
     check_files(files)  # before --force replaces OUT
     writer = ResultWriter(out, job, fmt=fmt, resume=resume, force=force)
@@ -672,6 +682,7 @@ def batch_cmd(
     show = not quiet and err_console.is_terminal
     total = max(count_boards(files) - len(writer.done), 0) if show else None
     counts: dict[str, int] = {}
+    open_boards = 0  # boards with a score not finished (under --time-limit)
     shown: list[str] = []  # the first bad boards, for the summary
     progress = Progress(
         TextColumn("[bold]solving"),
@@ -701,6 +712,7 @@ def batch_cmd(
             ):
                 if r.ok:
                     writer.write(r)
+                    open_boards += not r.exact
                 else:
                     log.write(r)
                     if len(shown) < 20:
@@ -716,8 +728,9 @@ def batch_cmd(
         log.close()
     secs = time.perf_counter() - t0
     n = writer.written + log.count
+    unfinished = f" ({open_boards} with scores not finished)" if time_limit is not None else ""
     summary = (
-        f"{writer.written} boards solved, {counts.get('skipped', 0)} already done, "
+        f"{writer.written} boards solved{unfinished}, {counts.get('skipped', 0)} already done, "
         f"{log.count} bad; {secs:.1f} s, {n / secs if secs > 0 else 0.0:.1f} boards/s"
     )
     if log.count > len(shown):

@@ -15,12 +15,17 @@ never writes a board twice.
 
   ``tags`` holds every tag of the board; ``null`` is no score (a seat already out
   in a Dominoes ending); ``starts`` gives the rank chosen for ``dominoes:best``.
+  A run with a time limit adds ``exact`` (false if a score is not finished: it is
+  ``null``) and ``bounds``, each contract's proved intervals
+  (``{"no-tricks": {"N": [-14, -8], …}, …}``; ``[v, v]`` for a score finished).
 - **csv** and **parquet**: one flat row (:func:`flat_columns`): ``file``, ``index``,
   the tags ``Event``, ``Site``, ``Date``, ``Board``, ``Dealer``, ``Deal``,
   ``declarer``, ``rules``, ``variants`` (comma-separated), then ``LABEL.N`` …
   ``LABEL.W`` for each contract (and ``LABEL.start`` for ``dominoes:best``), and
   the totals ``nodes`` and ``seconds``.  Other tags are only in JSON Lines.
-  Parquet scores are ``double`` (null: no score).
+  Parquet scores are ``double`` (null: no score).  With a time limit each score
+  column has ``LABEL.N.lo`` and ``LABEL.N.hi`` after the four seats' scores, and
+  ``exact`` (``True``/``False``) comes before ``nodes``.
 
 Every record is flushed as soon as it is written, so a run killed even with
 ``kill -9`` leaves a valid file of every board it finished; an unfinished last
@@ -117,11 +122,14 @@ def flat_columns(job: BatchJob) -> list[str]:
     """
     cols = ["file", "index", *TAG_COLUMNS, "declarer", "rules", "variants"]
     best = set(_best(job))
+    limited = job.time_limit is not None
     for label in job.labels:
         cols += [f"{label}.{s.name}" for s in SEATS]
+        if limited:
+            cols += [f"{label}.{s.name}.{end}" for s in SEATS for end in ("lo", "hi")]
         if label in best:
             cols.append(f"{label}.start")
-    return [*cols, "nodes", "seconds"]
+    return [*cols, *(["exact"] if limited else []), "nodes", "seconds"]
 
 
 def json_record(r: BoardResult, job: BatchJob) -> dict[str, Any]:
@@ -143,6 +151,12 @@ def json_record(r: BoardResult, job: BatchJob) -> dict[str, Any]:
     starts = {lb: st for lb, st in zip(labels, r.starts, strict=True) if lb in best}
     if starts:
         rec["starts"] = starts
+    if job.time_limit is not None:
+        rec["exact"] = r.exact
+        rec["bounds"] = {
+            label: {s.name: None if b is None else list(b) for s, b in zip(SEATS, row, strict=True)}
+            for label, row in zip(labels, r.bounds, strict=True)
+        }
     rec["nodes"] = dict(zip(labels, r.nodes, strict=True))
     rec["seconds"] = {lb: round(s, 6) for lb, s in zip(labels, r.seconds, strict=True)}
     return rec
@@ -156,10 +170,18 @@ def flat_row(r: BoardResult, job: BatchJob) -> dict[str, Any]:
     row["rules"] = job.rules
     row["variants"] = ",".join(job.variants)
     best = set(_best(job))
-    for label, scores, start in zip(job.labels, r.scores, r.starts, strict=True):
+    limited = job.time_limit is not None
+    for k, (label, scores, start) in enumerate(zip(job.labels, r.scores, r.starts, strict=True)):
         row.update((f"{label}.{s.name}", scores[s]) for s in SEATS)
+        if limited:
+            for s in SEATS:
+                b = r.bounds[k][s]
+                row[f"{label}.{s.name}.lo"] = None if b is None else b[0]
+                row[f"{label}.{s.name}.hi"] = None if b is None else b[1]
         if label in best:
             row[f"{label}.start"] = start
+    if limited:
+        row["exact"] = r.exact
     row["nodes"] = sum(r.nodes)
     row["seconds"] = round(sum(r.seconds), 6)
     return row
@@ -174,11 +196,16 @@ def _number(text: str) -> int | float | None:
         return float(text)
 
 
+_NUMBER_ENDS = (".N", ".E", ".S", ".W", ".lo", ".hi")
+
+
 def _typed_csv_row(raw: dict[str, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in raw.items():
-        if k in ("index", "nodes") or k.endswith((".N", ".E", ".S", ".W")):
+        if k in ("index", "nodes") or k.endswith(_NUMBER_ENDS):
             out[k] = _number(v)
+        elif k == "exact":
+            out[k] = {"True": True, "False": False}.get(v)
         elif k == "seconds":
             out[k] = float(v) if v else None
         else:
@@ -317,14 +344,15 @@ def _check_record(rec: dict[str, Any], job: BatchJob, where: str, columns: Seque
     if "scores" in rec:  # JSON Lines
         labels = list(rec.get("scores") or {})
         variants = list(rec.get("variants") or [])
-        same = labels == list(job.labels)
+        same = labels == list(job.labels) and ("bounds" in rec) == (job.time_limit is not None)
     else:
         variants = [v for v in str(rec.get("variants") or "").split(",") if v]
         same = list(rec) == list(columns)
     if not same or rec.get("rules") != job.rules or variants != list(job.variants):
         raise ParseError(
-            f"{where} holds results of other contracts, rules or variants: "
-            "resume with the same options, or write to another file"
+            f"{where} holds results of other contracts, rules or variants (or was made"
+            " with or without --time-limit): resume with the same options, or write to"
+            " another file"
         )
     if job.declarer is not None and rec.get("declarer") != job.declarer.name:
         raise ParseError(
@@ -410,8 +438,8 @@ class ResultWriter:
                 header = f.readline().rstrip("\n")
             if header and next(csv.reader([header])) != self.columns:
                 raise ParseError(
-                    f"{str(path)!r} holds results of other contracts: resume with the same "
-                    "options, or write to another file"
+                    f"{str(path)!r} holds results of other contracts or options: resume with"
+                    " the same options, or write to another file"
                 )
         for p in self._targets(path):
             if p.exists() and p.suffix != ".parquet":
@@ -493,8 +521,10 @@ def _parquet_schema(columns: Sequence[str]) -> Any:
     def typ(name: str) -> Any:
         if name in ("index", "nodes"):
             return pa.int64()
-        if name == "seconds" or name.endswith((".N", ".E", ".S", ".W")):
+        if name == "seconds" or name.endswith(_NUMBER_ENDS):
             return pa.float64()
+        if name == "exact":
+            return pa.bool_()
         return pa.string()
 
     return pa.schema([(c, typ(c)) for c in columns])
