@@ -17,6 +17,8 @@ from typer.testing import CliRunner
 
 from barbu_dd.advise import (
     Advice,
+    ContractAdvice,
+    _contenders,
     _stats,
     advise,
     choose_option,
@@ -326,7 +328,14 @@ def test_stats_of_intervals() -> None:
     s = _stats("no-tricks", low, high)
     assert s.mean == pytest.approx(-6.0) and s.unfinished == 1 and s.samples == 3
     assert (s.mean_low, s.mean_high) == pytest.approx((-20 / 3, -16 / 3))
-    assert s.low == pytest.approx(mean_ci(low)[2]) and s.high == pytest.approx(mean_ci(high)[3])
+    # the midpoints' sd 4, plus sqrt(2**2 / 2) for the open score's half width 2
+    half = 4.3027 * (4.0 + math.sqrt(2.0)) / math.sqrt(3)
+    assert (s.low, s.high) == pytest.approx((-20 / 3 - half, -16 / 3 + half), abs=1e-3)
+    # whatever the open score is (-8 to -4), the exact interval lies inside
+    for v in (-8.0, -6.5, -4.0):
+        e = mean_ci([-10.0, -2.0, v])
+        assert s.low <= e[2] and e[3] <= s.high
+    assert (_stats("x", low[:1], high[:1]).low, _stats("x", low[2:], high[2:]).high) == (-10, -4)
     exact = _stats("no-tricks", low, low)
     assert exact.unfinished == 0 and exact.mean_low == exact.mean == exact.mean_high
     assert (exact.low, exact.high) == pytest.approx(mean_ci(low)[2:])
@@ -352,6 +361,25 @@ def test_time_limit_bounds_hold_the_exact_scores() -> None:
         assert o.mean_low <= e.mean <= o.mean_high and o.low <= e.chosen.low + 1e-9
         assert o.high >= e.chosen.high - 1e-9
     assert any("time limit" in n for n in lim.notes) == (lim.unfinished > 0)
+    assert exact.settled and exact.contenders == ()
+    assert lim.as_dict()["advice_settled"] == lim.settled
+
+
+def _advice(name: str, low: float, high: float, average: float | None) -> ContractAdvice:
+    o = _stats(name, np.array([low]), np.array([high]))
+    gain = None if average is None else o.mean - average
+    return ContractAdvice(name, name.title(), None, o, (o,), average, gain)
+
+
+def test_contenders_by_the_proved_intervals() -> None:
+    a = _advice("a", 10.0, 10.0, 0.0)  # gain 10, exact
+    b = _advice("b", -10.0, 12.0, 0.0)  # gain 1 by the midpoint, may reach 12
+    c = _advice("c", -10.0, 8.0, 0.0)  # at most 8: ruled out
+    d = _advice("d", 0.0, 30.0, None)  # no average: not ranked by gain
+    assert _contenders([a, b, c, d], a, "gain") == ("b",)
+    assert _contenders([a, c, d], a, "gain") == ()
+    assert _contenders([a, b, c, d], a, "mean") == ("b", "d")
+    assert _contenders([a], None, "gain") == ()
 
 
 def test_time_limit_stops_a_slow_contract() -> None:
@@ -384,5 +412,6 @@ def test_cli_time_limit(tmp_path: Path) -> None:
         "--time-limit", "0.001",
     )  # fmt: skip
     assert code == 0 and "proved (open)" in out and "(2)" in out and "time limit" in out
+    assert "Advice:" in out
     code, out, err = run("advise", HAND, "-c", "dominoes", "-n", "1", "--time-limit", "0")
-    assert code == 1 and out == "" and err.startswith("error: the time limit")
+    assert code == 1 and out == "" and err.startswith("error: --time-limit must be")

@@ -449,6 +449,23 @@ def test_time_limit_stops_a_slow_board() -> None:
     assert a.shape == (2, 1, 4) and np.isnan(a).all()
     with pytest.raises(ParseError, match="time limit"):
         make_job("barbu", time_limit=0)
+    with pytest.raises(ParseError, match="own time limit"):
+        iter_solve(FULL, make_job("barbu"), time_limit=1.0)
+
+
+def test_one_worker_gives_each_board_before_the_next() -> None:
+    # In this process each board's result comes out before the next board is read
+    # (and solved): a run killed loses no board it finished.
+    pulled = 0
+
+    def deals():  # type: ignore[no-untyped-def]
+        nonlocal pulled
+        for b in random_boards(5, 7, cards=3):
+            pulled += 1
+            yield b
+
+    for k, r in enumerate(iter_solve(deals(), "barbu", workers=1)):
+        assert r.ok and pulled == k + 1
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
@@ -467,7 +484,7 @@ def test_time_limit_records(tmp_path: Path, fmt: str) -> None:
     recs = list(read_records(out))
     assert len(recs) == 2
     for rec in recs:
-        assert rec["exact"] is False
+        assert rec["exact"] is False and rec["time_limit"] == 0.001
         if fmt == "jsonl":
             lo, hi = rec["bounds"]["no-tricks"]["N"]
             assert rec["scores"]["no-tricks"]["N"] is None and -26 <= lo < hi <= 0
@@ -482,7 +499,7 @@ def test_time_limit_records(tmp_path: Path, fmt: str) -> None:
     code, _, err = run(*args, "--time-limit", "0.001", "--resume")
     assert code == 0 and "0 boards solved (0 with scores not finished), 2 already done" in err
     code, _, err = run("batch", str(pbn), "-c", "barbu", "--time-limit", "-1")
-    assert code == 1 and err.startswith("error: the time limit") and err.count("\n") == 1
+    assert code == 1 and err.startswith("error: --time-limit must be") and err.count("\n") == 1
 
 
 # -- kill -9 and resume ------------------------------------------------------------------

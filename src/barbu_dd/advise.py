@@ -46,15 +46,17 @@ Decisions:
 - **A time limit** (``time_limit``: seconds for each sample's searches) makes the
   advice's time predictable where the trick contracts' exact solves are not (a
   negative contract on a full deal takes seconds to minutes).  Dominoes and the
-  Réussite always finish (milliseconds); the trick columns go positive contracts
+  Réussite always finish (milliseconds); the other columns go positive contracts
   first, each with an equal share of the time left to the columns not yet solved.
   A score not finished is the interval its search proved (``lows``, ``highs``);
-  it counts as the interval's midpoint (``values``), so a mean is the mean of
-  midpoints, and each column also says the interval its true mean is proved to lie
-  in (``mean_low`` … ``mean_high``: the means of the bounds) and how many of its
-  scores were not finished.  The 95% interval is then the lower bounds' interval's
-  low end to the upper bounds' interval's high end.  The doubles' playouts are
-  exact lines and take no limit.
+  it counts as the interval's midpoint (``values``), so a mean (and ``sd``) is the
+  midpoints', and each column also says the interval its exact mean is proved to
+  lie in (``mean_low`` … ``mean_high``: the means of the bounds) and how many of
+  its scores were not finished.  The 95% interval is widened to hold the one the
+  exact scores would give, whatever they are (see :func:`_stats`).  The choice of
+  suit or rank and the advice rank by the midpoints; ``contenders`` are the
+  contracts that the proved intervals do not rule out (the advice is *settled*
+  when there are none).  The doubles' playouts are exact lines and take no limit.
 
 >>> adv = advise("AKQJT98765432...", rules="french", contracts=["reussite"],
 ...              samples=3, seed=1, workers=1)
@@ -396,7 +398,10 @@ class Advice:
     ``ranked_by`` ``'gain'`` or ``'mean'``; ``notes`` say what the reader should know.
     Under ``time_limit`` (seconds for each sample's searches) ``unfinished`` of the
     scores were not finished: ``lows`` and ``highs`` hold every score's proved
-    interval, ``values`` its midpoint (with no limit all three are equal).
+    interval, ``values`` its midpoint (with no limit all three are equal), and
+    ``contenders`` names the contracts (chosen labels) that, by the intervals the
+    means are proved in, may still rank above ``best``: the advice is *settled*
+    when there is none.
     """
 
     hand: str
@@ -420,8 +425,15 @@ class Advice:
     seconds: float = 0.0
     time_limit: float | None = None
     unfinished: int = 0
+    contenders: tuple[str, ...] = ()
     lows: np.ndarray | None = field(default=None, compare=False, repr=False)
     highs: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def settled(self) -> bool:
+        """No other contract may rank above the advice, whatever the scores not
+        finished under the time limit are (always, without a limit)."""
+        return not self.contenders
 
     def contract(self, name: str) -> ContractAdvice:
         """The advice for one contract (canonical name).
@@ -457,6 +469,8 @@ class Advice:
             "contracts": [c.as_dict() for c in self.contracts],
             "advice": None if self.best is None else self.best.contract,
             "advice_choice": None if self.best is None else self.best.choice,
+            "advice_settled": self.settled,
+            "contenders": list(self.contenders),
             "ranked_by": self.ranked_by,
             "notes": list(self.notes),
             "doubles": None if self.doubles is None else self.doubles.as_dict(),
@@ -628,15 +642,29 @@ class _Runner:
 
 
 def _stats(label: str, low: np.ndarray, high: np.ndarray) -> OptionStats:
-    """A column's statistics from its scores' proved intervals (``low == high``: exact)."""
+    """A column's statistics from its scores' proved intervals (``low == high``: exact).
+
+    With intervals the 95% interval is widened to hold the one the exact scores
+    would give, whatever they are: their mean lies in ``mean_low`` … ``mean_high``,
+    and their sd is at most the midpoints' sd plus ``sqrt(sum((w / 2)**2) / (n - 1))``
+    (``w`` the intervals' widths), since each differs from its midpoint by at most
+    ``w / 2``.
+    """
     mid = (low + high) / 2
     mean, sd, lo, hi = mean_ci(mid)
+    n = len(mid)
     open_ = int((low != high).sum())
+    m_lo = float(low.mean()) if n else math.nan
+    m_hi = float(high.mean()) if n else math.nan
     if open_:
-        lo, hi = mean_ci(low)[2], mean_ci(high)[3]
-    m_lo = float(low.mean()) if len(low) else math.nan
-    m_hi = float(high.mean()) if len(high) else math.nan
-    return OptionStats(label, mean, sd, lo, hi, len(mid), m_lo, m_hi, open_)
+        if n == 1:
+            lo, hi = m_lo, m_hi
+        else:
+            half_w = (high - low) / 2
+            sd_max = sd + math.sqrt(float((half_w**2).sum()) / (n - 1))
+            half = _t975(n - 1) * sd_max / math.sqrt(n)
+            lo, hi = m_lo - half, m_hi + half
+    return OptionStats(label, mean, sd, lo, hi, n, m_lo, m_hi, open_)
 
 
 def _summaries(
@@ -672,6 +700,28 @@ def _summaries(
             )
         )
     return out, missing
+
+
+def _contenders(
+    contracts: Sequence[ContractAdvice], best: ContractAdvice | None, ranked_by: str
+) -> tuple[str, ...]:
+    """The contracts that may still rank above the advice, by the intervals the
+    samples' means are proved in (none when every score is exact): those whose best
+    option's upper bound beats the advice's lower bound (both less the average when
+    ranked by gain)."""
+    if best is None:
+        return ()
+
+    def span(c: ContractAdvice) -> tuple[float, float]:
+        base = c.average if ranked_by == "gain" and c.average is not None else 0.0
+        lo = max(o.mean_low for o in c.options) - base
+        return lo, max(o.mean_high for o in c.options) - base
+
+    pool = [c for c in contracts if c is not best and not math.isnan(c.mean)]
+    if ranked_by == "gain":
+        pool = [c for c in pool if c.gain is not None]
+    floor = span(best)[0]
+    return tuple(c.label for c in pool if span(c)[1] > floor)
 
 
 def _pick(contracts: Sequence[ContractAdvice]) -> tuple[ContractAdvice | None, str]:
@@ -918,9 +968,9 @@ def advise(
         notes.append(f"provisional averages in {table_.source} (fewer deals than asked for)")
     if unfinished:
         notes.append(
-            f"time limit {time_limit:g} s a sample: {unfinished} of {lows.size} scores not"
-            " finished count as the midpoints of their proved intervals; each mean is proved"
-            " to lie in its 'proved' interval"
+            f"time limit {time_limit:g} s a sample: {unfinished} of {lows.size} scores (all"
+            " suits and ranks) not finished count as the midpoints of their proved"
+            " intervals; each mean is proved to lie in its 'proved' interval"
         )
     if not complete:
         notes.append(f"interrupted: {n_done} of {samples} samples solved")
@@ -957,6 +1007,7 @@ def advise(
         time.perf_counter() - t0,
         time_limit,
         unfinished,
+        _contenders(cs, best, ranked_by),
         lows,
         highs,
     )
@@ -1028,8 +1079,9 @@ def plot_advice(advice: Advice, path: str | Path) -> None:
     ]
     ax.set_yticks(range(len(cs)), names)
     label = f"declarer's score ({advice.declarer.name}), {advice.samples} samples"
-    if advice.unfinished:
-        label += f" ({advice.unfinished} scores not finished: their intervals' midpoints)"
+    shown_open = sum(c.chosen.unfinished for c in cs)
+    if shown_open:
+        label += f" ({shown_open} scores not finished: their intervals' midpoints)"
     ax.set_xlabel(label)
     ax.set_title(f"{advice.hand}: score per contract (mean and 95% interval)")
     ax.grid(axis="x", alpha=0.3)

@@ -28,10 +28,11 @@ once per suit and Dominoes from the declarer's best rank.
 
 A *time limit* (``time_limit``: seconds a board) bounds a batch whose boards
 include the slow ones (a negative contract on a full deal: seconds to minutes, and
-a rare deal an hour).  Dominoes and the Réussite always finish; the board's trick
-contracts go positive ones first, each with an equal share of the board's time
-left.  A score not finished is ``None`` and :attr:`BoardResult.bounds` holds the
-interval its search proved.
+a rare deal an hour).  Dominoes and the Réussite always finish (and count against
+the board's time); the board's other contracts go positive ones first, each with an
+equal share of the board's time left.  A score not finished is ``None`` and
+:attr:`BoardResult.bounds` holds the interval its search proved.  What finishes
+depends on the machine's speed and load.
 """
 
 from __future__ import annotations
@@ -479,6 +480,9 @@ def solve_chunk(job: BatchJob, chunk: Sequence[_Payload]) -> list[_Outcome]:
 
 class _Backend(Protocol):
     slots: int
+    #: ``submit`` solves the chunk before it returns (so each result is written before
+    #: the next chunk starts: a kill loses no finished board).
+    synchronous: bool
 
     def submit(self, chunk: list[_Payload]) -> Any: ...
 
@@ -491,6 +495,7 @@ class _LoopBackend:
     """Solve in this process, one task at a time (``workers=1``)."""
 
     slots = 1
+    synchronous = True
 
     def __init__(self, job: BatchJob) -> None:
         self.job = job
@@ -570,6 +575,8 @@ def _pool_task(chunk: list[_Payload]) -> list[_Outcome]:
 class _PoolBackend:
     """A pool of worker processes (spawned: nothing of the parent's threads is forked)."""
 
+    synchronous = False
+
     def __init__(self, job: BatchJob, workers: int) -> None:
         self.slots = workers
         self.pool = _spawn_pool(workers, _keep_job, (job,))
@@ -586,6 +593,8 @@ class _PoolBackend:
 
 class _DaskBackend:
     """A Dask distributed cluster: a scheduler address, ``'local'``, or a ``Client``."""
+
+    synchronous = False
 
     def __init__(self, job: BatchJob, scheduler: Any, workers: int | None) -> None:
         try:
@@ -752,6 +761,8 @@ def _drive(
                     payload = [(it.position, it.deal, it.declarer) for it in chunk]
                     in_flight[backend.submit(payload)] = chunk  # type: ignore[arg-type]
                     n_in_flight += len(chunk)
+                    if backend.synchronous:
+                        break  # its results go out before the next chunk is solved
             yield from flush()
             if not in_flight:
                 if exhausted:
@@ -856,6 +867,8 @@ def iter_solve(
     >>> [r.scores for r in iter_solve(["N:A... 2... 3... 4..."], "barbu", declarer="N", workers=1)]
     [((0, 0, 0, 0),)]
     """
+    if isinstance(contracts, BatchJob) and time_limit is not None:
+        raise ParseError("a job has its own time limit: give it to make_job")
     job = (
         contracts
         if isinstance(contracts, BatchJob)

@@ -659,6 +659,7 @@ def batch_cmd(
         raise ParseError("give --scheduler or --dask, not both")
     if resume and force:
         raise ParseError("give --resume (go on with OUT) or --force (replace it), not both")
+    check_limits(time_limit, names=("--time-limit", "--node-limit"))
     if dask is not None and dask.strip().lower() != "local":
         raise ParseError(f"--dask takes 'local' (for a cluster give --scheduler), got {dask!r}")
     seen = {p.resolve() for p in files}
@@ -1283,12 +1284,15 @@ def _advice_table(adv: Any) -> Table:
     t = Table(box=box.SIMPLE_HEAD)
     limited = adv.unfinished > 0  # under a time limit: the interval each mean is proved in
     names = ["contract", "mean", *(["proved (open)"] if limited else []), "95% interval"]
+    longest_word = max((len(w) for c in adv.contracts for w in _advice_name(c).split()), default=8)
     for name in (*names, "average", "gain"):
-        first = name == "contract"
-        t.add_column(name, justify="left" if first else "right", no_wrap=not first)
+        if name == "contract":
+            t.add_column(name, min_width=max(longest_word, len(name)))
+        else:  # numbers stay whole; an interval may break at its " … "
+            t.add_column(name, justify="right", no_wrap="interval" not in name)
     for c in adv.contracts:
         o = c.chosen
-        proved = f"{o.mean_low:+.2f}…{o.mean_high:+.2f} ({o.unfinished})"
+        proved = f"{o.mean_low:+.1f}…{o.mean_high:+.1f} ({o.unfinished})"
         t.add_row(
             escape(_advice_name(c)),
             f"{c.mean:+.2f}",
@@ -1415,6 +1419,7 @@ def advise_cmd(
 
     if doubles_left is not None and doubles is None:
         raise ParseError("--doubles-left goes with --doubles CONTRACT")
+    check_limits(time_limit, names=("--time-limit", "--node-limit"))
     if plot is not None:
         try:
             import matplotlib  # noqa: F401
@@ -1469,7 +1474,13 @@ def advise_cmd(
         console.print(_advice_table(adv))
         if adv.best is not None:
             how = "gain over the average" if adv.ranked_by == "gain" else "mean score"
-            console.print(f"Advice: [bold]{escape(_advice_name(adv.best))}[/bold] (by {how})")
+            line = f"Advice: [bold]{escape(_advice_name(adv.best))}[/bold] (by {how})"
+            if not adv.settled:
+                line += (
+                    "; [yellow]not settled under the time limit[/yellow]: "
+                    f"{escape(', '.join(adv.contenders))} may rank higher"
+                )
+            console.print(line, soft_wrap=True)
         if adv.doubles is not None:
             console.print(_doubles_table(adv.doubles))
             if adv.doubles.reminder:

@@ -15,9 +15,10 @@ never writes a board twice.
 
   ``tags`` holds every tag of the board; ``null`` is no score (a seat already out
   in a Dominoes ending); ``starts`` gives the rank chosen for ``dominoes:best``.
-  A run with a time limit adds ``exact`` (false if a score is not finished: it is
-  ``null``) and ``bounds``, each contract's proved intervals
-  (``{"no-tricks": {"N": [-14, -8], …}, …}``; ``[v, v]`` for a score finished).
+  A run with a time limit adds ``time_limit`` (its seconds a board), ``exact``
+  (false if a score is not finished: it is ``null``) and ``bounds``, each
+  contract's proved intervals (``{"no-tricks": {"N": [-14, -8], …}, …}``;
+  ``[v, v]`` for a score finished).
 - **csv** and **parquet**: one flat row (:func:`flat_columns`): ``file``, ``index``,
   the tags ``Event``, ``Site``, ``Date``, ``Board``, ``Dealer``, ``Deal``,
   ``declarer``, ``rules``, ``variants`` (comma-separated), then ``LABEL.N`` …
@@ -25,7 +26,7 @@ never writes a board twice.
   the totals ``nodes`` and ``seconds``.  Other tags are only in JSON Lines.
   Parquet scores are ``double`` (null: no score).  With a time limit each score
   column has ``LABEL.N.lo`` and ``LABEL.N.hi`` after the four seats' scores, and
-  ``exact`` (``True``/``False``) comes before ``nodes``.
+  ``time_limit`` and ``exact`` (``True``/``False``) come before ``nodes``.
 
 Every record is flushed as soon as it is written, so a run killed even with
 ``kill -9`` leaves a valid file of every board it finished; an unfinished last
@@ -129,7 +130,7 @@ def flat_columns(job: BatchJob) -> list[str]:
             cols += [f"{label}.{s.name}.{end}" for s in SEATS for end in ("lo", "hi")]
         if label in best:
             cols.append(f"{label}.start")
-    return [*cols, *(["exact"] if limited else []), "nodes", "seconds"]
+    return [*cols, *(["time_limit", "exact"] if limited else []), "nodes", "seconds"]
 
 
 def json_record(r: BoardResult, job: BatchJob) -> dict[str, Any]:
@@ -152,6 +153,7 @@ def json_record(r: BoardResult, job: BatchJob) -> dict[str, Any]:
     if starts:
         rec["starts"] = starts
     if job.time_limit is not None:
+        rec["time_limit"] = job.time_limit
         rec["exact"] = r.exact
         rec["bounds"] = {
             label: {s.name: None if b is None else list(b) for s, b in zip(SEATS, row, strict=True)}
@@ -181,6 +183,7 @@ def flat_row(r: BoardResult, job: BatchJob) -> dict[str, Any]:
         if label in best:
             row[f"{label}.start"] = start
     if limited:
+        row["time_limit"] = job.time_limit
         row["exact"] = r.exact
     row["nodes"] = sum(r.nodes)
     row["seconds"] = round(sum(r.seconds), 6)
@@ -206,7 +209,7 @@ def _typed_csv_row(raw: dict[str, str]) -> dict[str, Any]:
             out[k] = _number(v)
         elif k == "exact":
             out[k] = {"True": True, "False": False}.get(v)
-        elif k == "seconds":
+        elif k in ("seconds", "time_limit"):
             out[k] = float(v) if v else None
         else:
             out[k] = v if v != "" else None
@@ -521,7 +524,7 @@ def _parquet_schema(columns: Sequence[str]) -> Any:
     def typ(name: str) -> Any:
         if name in ("index", "nodes"):
             return pa.int64()
-        if name == "seconds" or name.endswith(_NUMBER_ENDS):
+        if name in ("seconds", "time_limit") or name.endswith(_NUMBER_ENDS):
             return pa.float64()
         if name == "exact":
             return pa.bool_()
