@@ -32,10 +32,11 @@ from barbu_dd.batch import (
     solve_many,
     table_contracts,
 )
-from barbu_dd.cards import Seat
+from barbu_dd.cards import Rank, Seat
 from barbu_dd.cli import app
 from barbu_dd.contracts import make_game
 from barbu_dd.deal import Deal
+from barbu_dd.dominoes import possible_starts
 from barbu_dd.errors import InvalidPositionError, ParseError
 from barbu_dd.pbn import read_pbn, write_pbn
 from barbu_dd.records import DoneSet, ResultWriter, errors_path, journal_path, read_records
@@ -231,6 +232,22 @@ def test_dominoes_best_and_no_score() -> None:
         nine = solver.solve(d, game, declarer=d.leader).scores
         np.testing.assert_array_equal(got[k, 1], [np.nan if v is None else v for v in nine])
     assert np.isnan(got).any()  # a seat already out has no score
+
+
+def test_dominoes_layout_that_does_not_fit_has_no_score() -> None:
+    # 3-card endings: a Dominoes start or the Réussite's Jacks whose table is no
+    # layout gives null scores, and the board's other contracts still count.
+    boards = list(random_boards(12, 4, cards=3))
+    rs = list(iter_solve(boards, ["barbu", "dominoes:9", "dominoes:best"], workers=1))
+    starts = [possible_starts([b.deal.mask(s) for s in Seat]) for b in boards]
+    assert not all(Rank.R9 in st for st in starts)
+    for r, st in zip(rs, starts, strict=True):
+        assert r.ok and None not in r.scores[0]
+        assert (r.scores[1] == (None,) * 4) == (Rank.R9 not in st)
+        assert (r.scores[2] == (None,) * 4) == (not st) and (r.starts[2] is None) == (not st)
+    french = list(iter_solve(boards, table_contracts("french"), rules="french", workers=1))
+    assert all(r.ok for r in french)
+    assert any(r.scores[-1] == (None,) * 4 for r in french)  # the Réussite
 
 
 def test_solve_many_errors() -> None:

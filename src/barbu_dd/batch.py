@@ -408,6 +408,14 @@ def share_of(end: float | None, left: int) -> float | None:
     return max(end - time.monotonic(), 1e-3) / left
 
 
+def _layout_fits(deal: Deal, game: Game | None, job: BatchJob) -> bool:
+    """Whether a Dominoes or Réussite ending's table is a layout for ``game``'s
+    starting rank (``None``, ``dominoes:best``: for some rank); a full deal always is."""
+    low_aces = "low-aces" in job.variants if game is None else game.low_aces
+    starts = possible_starts([deal.mask(x) for x in Seat], low_aces)
+    return bool(starts) if game is None else game.start in starts
+
+
 def _solve_board(
     solver: Solver, job: BatchJob, position: int, deal: Deal, decl: int | None
 ) -> _Outcome:
@@ -422,11 +430,9 @@ def _solve_board(
     for k, i in enumerate(order):
         spec, game = job.specs[i], job.games[i]
         try:
-            if game is None and not possible_starts(
-                [deal.mask(x) for x in Seat], "low-aces" in job.variants
-            ):
-                # an ending no starting rank fits (its table is no Dominoes layout): no
-                # Dominoes scores, the board's other contracts still count
+            if (game is None or game.kind == "dominoes") and not _layout_fits(deal, game, job):
+                # an ending whose table is no Dominoes layout for this start (for
+                # dominoes:best, for any start): no scores, the other contracts count
                 continue
             if game is None:
                 ch = solver.best_start(
