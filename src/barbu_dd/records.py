@@ -270,8 +270,16 @@ def read_records(path: str | Path, fmt: str | None = None) -> Iterator[dict[str,
     else:
         if p.exists():
             yield from _parquet_rows(p)
-        if journal_path(p).exists():
-            yield from _json_lines(journal_path(p))
+        if journal_path(p).exists():  # typed as the Parquet file will have them
+            for rec in _json_lines(journal_path(p)):
+                yield {k: _as_parquet(k, v) for k, v in rec.items()}
+
+
+def _as_parquet(name: str, value: Any) -> Any:
+    """A journal row's value as the Parquet column holds it (scores are doubles)."""
+    if value is not None and (name in ("seconds", "time_limit") or name.endswith(_NUMBER_ENDS)):
+        return float(value)
+    return value
 
 
 def _pyarrow_parquet() -> Any:
