@@ -68,9 +68,10 @@ def main() -> None:
         limited = ""
         if args.time_limit is not None:
             width = max(c.chosen.mean_high - c.chosen.mean_low for c in adv.contracts)
+            settled = "settled" if adv.settled else f"not settled ({', '.join(adv.contenders)})"
             limited = (
                 f", {adv.unfinished} of {adv.values.size} scores not finished, widest"
-                f" proved mean {width:.2f} wide"
+                f" proved mean {width:.2f} wide, advice {settled}"
             )
         print(
             f"hand {k + 1} {hand}: {secs:.1f} s, {secs / max(adv.samples, 1):.2f} s a sample, "
