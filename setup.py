@@ -1,4 +1,5 @@
-"""Build script: compiles the Cython search cores (``src/barbu_dd/_core.pyx``, ``_dominoes.pyx``)."""
+"""Build script: compiles the Cython search cores (``src/barbu_dd/_core.pyx`` and
+``_dominoes.pyx``)."""
 
 import platform
 
