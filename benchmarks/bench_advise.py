@@ -14,7 +14,11 @@ options make smaller runs possible::
 the worker processes (default: all cores), ``--seed`` the seed of the hands (each
 hand's samples use the seed ``seed + k``), ``--time-limit S`` the seconds for each
 sample's searches (``advise --time-limit``: the scores not finished are intervals;
-printed: how many, and the widest interval a chosen mean is proved in).  Printed:
+printed: how many, and the widest interval a chosen mean is proved in), ``--settle
+S`` at most S more seconds settling the advice (``advise --settle``, ``--tolerance
+T`` until the regret is at most T points; printed: the rounds, the regret, each
+contender and how far its proved upper bound reaches above the advice's lower
+bound, and how many hands ended settled).  Printed:
 each hand's time, its samples a second and advice, then the median, the load
 average, and whether the median is within ``--goal`` seconds.
 """
@@ -27,13 +31,31 @@ import random
 import statistics
 import time
 
-from barbu_dd.advise import advise
+from barbu_dd.advise import Advice, ContractAdvice, advise
 from barbu_dd.cards import ALL_CARDS, hand_to_pbn
 
 
 def random_hand(rng: random.Random) -> str:
     """Thirteen random cards, as a PBN hand."""
     return hand_to_pbn(sum(1 << c for c in rng.sample(ALL_CARDS, 13)))
+
+
+def _gaps(adv: Advice) -> str:
+    """Each contender and how far its proved upper bound reaches above the advice's
+    proved lower bound (by gain, or by mean), in points."""
+
+    def span(c: ContractAdvice) -> tuple[float, float]:
+        base = c.average if adv.ranked_by == "gain" and c.average is not None else 0.0
+        return (
+            max(o.mean_low for o in c.options) - base,
+            max(o.mean_high for o in c.options) - base,
+        )
+
+    assert adv.best is not None
+    floor = span(adv.best)[0]
+    return ", ".join(
+        f"{c.label} by {span(c)[1] - floor:.2f}" for c in adv.contracts if c.label in adv.contenders
+    )
 
 
 def main() -> None:
@@ -46,10 +68,13 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1, help="seed of the hands (1)")
     p.add_argument("--goal", type=float, default=60.0, help="goal for the median, s (60)")
     p.add_argument("--time-limit", type=float, default=None, help="seconds a sample (none)")
+    p.add_argument("--settle", type=float, default=None, help="seconds settling (none)")
+    p.add_argument("--tolerance", type=float, default=0.0, help="regret to settle to (0)")
     args = p.parse_args()
     contracts = None if args.contracts == "all" else args.contracts.split(",")
     rng = random.Random(args.seed)
     times: list[float] = []
+    settled_hands = within = 0
     for k in range(args.hands):
         hand = random_hand(rng)
         t0 = time.perf_counter()
@@ -61,6 +86,8 @@ def main() -> None:
             workers=args.workers,
             rules=args.rules,
             time_limit=args.time_limit,
+            settle_time=args.settle,
+            tolerance=args.tolerance,
         )
         secs = time.perf_counter() - t0
         times.append(secs)
@@ -68,10 +95,14 @@ def main() -> None:
         limited = ""
         if args.time_limit is not None:
             width = max(c.chosen.mean_high - c.chosen.mean_low for c in adv.contracts)
-            settled = "settled" if adv.settled else f"not settled ({', '.join(adv.contenders)})"
+            settled = "settled" if adv.settled else f"not settled ({_gaps(adv)})"
+            settled_hands += adv.settled
+            rounds = f" after {adv.settle_rounds} settling round(s)" if args.settle else ""
+            rounds += f", regret {adv.regret:.2f}"
+            within += adv.regret <= args.tolerance
             limited = (
                 f", {adv.unfinished} of {adv.values.size} scores not finished, widest"
-                f" proved mean {width:.2f} wide, advice {settled}"
+                f" proved mean {width:.2f} wide, advice {settled}{rounds}"
             )
         print(
             f"hand {k + 1} {hand}: {secs:.1f} s, {secs / max(adv.samples, 1):.2f} s a sample, "
@@ -82,12 +113,15 @@ def main() -> None:
     load = os.getloadavg()
     print(
         f"median {med:.1f} s over {len(times)} hand(s) ({args.samples} samples, "
-        f"contracts {args.contracts}, time limit {args.time_limit or 'none'}); "
+        f"contracts {args.contracts}, time limit {args.time_limit or 'none'}"
+        + (f", settling {args.settle:g} s" if args.settle else "")
+        + "); "
         f"load average {load[0]:.1f} {load[1]:.1f}; "
         + (
             f"goal {args.goal:.0f} s: {'met' if med <= args.goal else 'NOT met'}"
             if args.time_limit is None
-            else "the goal is for the exact advice (no time limit)"
+            else f"advice settled on {settled_hands} of {len(times)} hand(s)"
+            + (f", regret within {args.tolerance:g} on {within}" if args.tolerance else "")
         )
     )
 

@@ -19,7 +19,10 @@ from barbu_dd.advise import (
     Advice,
     ContractAdvice,
     _contenders,
+    _regret,
+    _round_limit,
     _stats,
+    _to_settle,
     advise,
     choose_option,
     deal_samples,
@@ -380,6 +383,83 @@ def test_contenders_by_the_proved_intervals() -> None:
     assert _contenders([a, c, d], a, "gain") == ()
     assert _contenders([a, b, c, d], a, "mean") == ("b", "d")
     assert _contenders([a], None, "gain") == ()
+    # the most the advice may fall short: b by 2 (gain), d by 20 (mean)
+    assert _regret([a, b, c, d], a, "gain") == 2.0 and _regret([a, c], a, "gain") == 0.0
+    assert _regret([a, b, c, d], a, "mean") == 20.0
+
+
+def test_settling_picks_the_scores_that_decide() -> None:
+    # a (the advice, gain 10, at least 9.5) has one open score; b's mean (5 by the
+    # midpoints) may still reach 15; c's at most 8: a's and b's open scores are solved
+    # again, b's wider one first.
+    low = np.array([[9.0, -10.0, -10.0], [10.0, 0.0, 8.0]])
+    high = np.array([[11.0, 30.0, 8.0], [10.0, 0.0, 8.0]])
+    cs = [_stats_advice(name, low[:, k], high[:, k], 0.0) for k, name in enumerate(("a", "b", "c"))]
+    assert _contenders(cs, cs[0], "gain") == ("b",)
+    assert _to_settle(cs, cs[0], "gain", ("a", "b", "c"), low, high) == [
+        (0, 1, "upper"),
+        (0, 0, "lower"),
+    ]
+    # b reaches 5.5 above a: within a tolerance of 6 nothing is left to do
+    assert _to_settle(cs, cs[0], "gain", ("a", "b", "c"), low, high, 6.0) == []
+    assert len(_to_settle(cs, cs[0], "gain", ("a", "b", "c"), low, high, 5.0)) == 2
+    # once b is ruled out (its interval met with a narrower one), nothing is left
+    high[0, 1] = 10.0
+    cs[1] = _stats_advice("b", low[:, 1], high[:, 1], 0.0)
+    assert _to_settle(cs, cs[0], "gain", ("a", "b", "c"), low, high) == []
+
+
+def test_settling_rounds_share_the_time() -> None:
+    # 100 scores, 120 s on 2 workers: the time limit (1 s) is below the fair share
+    assert _round_limit(0.0, 1.0, 1, 120.0, 2, 100) == 1.0
+    # 300 scores, 60 s on 1 worker: a tenth of a second each
+    assert _round_limit(0.0, 1.0, 1, 60.0, 1, 300) == pytest.approx(0.1)
+    # later rounds: the cap doubles (2 s in round 2), never less than twice the last
+    assert _round_limit(1.0, 1.0, 2, 1000.0, 2, 10) == 2.0
+    assert _round_limit(0.1, 1.0, 2, 10.0, 1, 300) == pytest.approx(0.2)
+
+
+def _stats_advice(name: str, low: np.ndarray, high: np.ndarray, average: float) -> ContractAdvice:
+    o = _stats(name, low, high)
+    return ContractAdvice(name, name.title(), None, o, (o,), average, o.mean - average)
+
+
+def test_settling_names_the_exact_advice() -> None:
+    # Under a millisecond every score is open and the advice is not settled; the
+    # settling rounds settle it, on the contract the exact scores give, and every
+    # exact score lies in the interval it ends with.
+    def run_(limit: float | None, settle: float | None = None, tol: float = 0.0) -> Advice:
+        return advise(
+            HAND,
+            contracts=["barbu", "no-last-two", "trumps"],
+            samples=3,
+            seed=5,
+            workers=1,
+            time_limit=limit,
+            settle_time=settle,
+            tolerance=tol,
+        )
+
+    exact, lim, settled = run_(None), run_(1e-3), run_(1e-3, 300.0)
+    assert exact.best is not None and settled.best is not None
+    assert settled.settled and settled.best.contract == exact.best.contract
+    assert settled.lows is not None and settled.highs is not None
+    assert np.all(settled.lows <= exact.values) and np.all(exact.values <= settled.highs)
+    assert settled.unfinished <= lim.unfinished
+    if not lim.settled:
+        assert settled.settle_rounds >= 1 and any("settling:" in n for n in settled.notes)
+    rec = settled.as_dict()
+    assert rec["settle_time"] == 300.0 and rec["settle_rounds"] == settled.settle_rounds
+    with pytest.raises(ParseError, match="settling goes with a time limit"):
+        advise(HAND, contracts=["reussite"], rules="french", samples=1, settle_time=1.0)
+    with pytest.raises(ParseError, match="settling time must be a positive"):
+        advise(HAND, contracts=["barbu"], samples=1, time_limit=1.0, settle_time=0.0)
+    with pytest.raises(ParseError, match="tolerance must be 0 or more"):
+        advise(HAND, contracts=["barbu"], samples=1, time_limit=1.0, tolerance=-1.0)
+    assert settled.regret == 0.0 and rec["regret"] == 0.0 and rec["tolerance"] == 0.0
+    # a loose tolerance stops settling early, and the regret it leaves is within it
+    loose = run_(1e-3, 300.0, 50.0)
+    assert loose.regret <= 50.0 and loose.tolerance == 50.0
 
 
 def test_time_limit_stops_a_slow_contract() -> None:
@@ -415,3 +495,14 @@ def test_cli_time_limit(tmp_path: Path) -> None:
     assert "Advice:" in out
     code, out, err = run("advise", HAND, "-c", "dominoes", "-n", "1", "--time-limit", "0")
     assert code == 1 and out == "" and err.startswith("error: --time-limit must be")
+    code, out, err = run("advise", HAND, "-c", "dominoes", "-n", "1", "--settle", "5")
+    assert code == 1 and out == "" and err.startswith("error: --settle goes with --time-limit")
+    code, out, err = run(
+        "advise", HAND, "-c", "barbu", "-c", "dominoes:9", "-n", "2", "--seed", "1", "-w", "1",
+        "--time-limit", "0.001", "--settle", "60", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    rec = json.loads(out)
+    assert rec["settle_time"] == 60 and rec["advice_settled"] and rec["contenders"] == []
+    code, out, err = run("advise", HAND, "-c", "barbu", "-n", "1", "--tolerance", "1")
+    assert code == 1 and out == "" and err.startswith("error: --tolerance goes with --settle")

@@ -77,6 +77,49 @@ def test_node_limits_bound_the_value(name: str) -> None:
     assert stopped > 0  # the limits did stop some searches
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_one_bound_limits_bound_the_value(name: str) -> None:
+    """``bound='lower'`` / ``'upper'``: the limit spent on one bound still gives an
+    interval holding the value, and with a generous limit the exact value."""
+    combo = COMBOS[name]
+    games: dict[str | None, Game] = {}
+    ps = GOLDEN["combos"][name]["positions"]
+    picks = ps[:: max(1, len(ps) // 6)][:6]
+    for rec in picks:
+        game = games.setdefault(rec.get("trump"), combo.game(rec.get("trump")))
+        want = [stored(v) for v in rec["values"]]
+        for bound in ("lower", "upper"):
+            for limit in (*LIMITS, 10**9):
+                sol = Solver(tt_bytes=1 << 16).solve(
+                    position(rec), game, node_limit=limit, bound=bound
+                )
+                where = f"{name} {rec['deal']} leader {rec['leader']} {bound} {limit}"
+                _check(sol, want, where)
+            assert sol.exact, where  # no limit reached: exact
+
+
+def test_one_bound_on_a_full_deal() -> None:
+    """On a full deal a one-sided limited solve moves its bound at least as far as a
+    two-sided one within the same nodes on these deals (the two-sided search
+    spends part of them on the other bound), and never crosses the value."""
+    deal = "N:KJT872.75.8643.9 Q653.KJT6.72.A62 A94.A9832.A5.J87 .Q4.KQJT9.KQT543"
+
+    def b(bound: str | None) -> tuple[int, int]:
+        sol = Solver(tt_bytes=1 << 22).solve(
+            deal, "no-tricks", declarer="N", seats="N", node_limit=300_000, bound=bound
+        )
+        assert sol.bounds is not None and sol.bounds[0] is not None
+        return sol.bounds[0]  # type: ignore[return-value]
+
+    both, lower, upper = b(None), b("lower"), b("upper")
+    assert lower[0] >= both[0] and upper[1] <= both[1]
+    assert max(both[0], lower[0], upper[0]) <= min(both[1], lower[1], upper[1])
+    with pytest.raises(ParseError, match="bound is 'lower' or 'upper'"):
+        solve(deal, "no-tricks", declarer="N", seats="N", node_limit=10, bound="both")
+    with pytest.raises(ParseError, match="bound goes with a time or node limit"):
+        solve("N:A.2.. K.3.. Q.4.. J.5..", "no-tricks", declarer="N", bound="lower")
+
+
 def test_stopped_search_leaves_a_sound_table() -> None:
     """A solver stopped many times (on the same positions) still gives exact values."""
     name = "classic-no-queens"

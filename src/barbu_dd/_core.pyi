@@ -44,6 +44,7 @@ class Solver:
         *,
         max_nodes: int = ...,
         seconds: float = ...,
+        want: int = ...,
     ) -> tuple[int, int, int, int]: ...
     def value_after(
         self,

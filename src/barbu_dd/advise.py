@@ -57,6 +57,26 @@ Decisions:
   suit or rank and the advice rank by the midpoints; ``contenders`` are the
   contracts that the proved intervals do not rule out (the advice is *settled*
   when there are none).  The doubles' playouts are exact lines and take no limit.
+- **Settling** (``settle_time``, with a time limit): most open scores do not
+  matter to the advice.  After the samples, rounds solve again the open scores of
+  the advised contract's chosen option and of the other options that may still
+  beat it (see *regret*; widest interval first, each alone, on the workers).  A
+  round gives each score its fair share of half the time left, at most the time
+  limit doubled each round after the first and at least twice the last round's,
+  spent on the one bound that matters (the chosen option's lower bound, the
+  others' upper: ``Solver.solve(bound=…)``); each new interval is met with the old
+  one (both hold the score).  It stops when the regret is 0 (or within
+  ``tolerance``) or ``settle_time`` seconds are spent (a score started near the
+  end gets what is left).  A settled advice names the contract the exact scores
+  of the same samples would.
+- **Regret**: the most the advice (the contract and its chosen suit or rank) may
+  fall short, by the proved intervals, of what the exact scores of the samples
+  would advise (gain, or mean, in points): the highest proved upper bound of any
+  other option, the advised contract's other suits and ranks included, less the
+  chosen option's proved lower bound; 0 when all are ruled out (the advice is then
+  settled, its suit or rank too).  A contest closer than the samples can tell (the
+  means' own 95% intervals are points wide) need not be proved exactly:
+  ``tolerance`` stops settling once the regret is within it.
 
 >>> adv = advise("AKQJT98765432...", rules="french", contracts=["reussite"],
 ...              samples=3, seed=1, workers=1)
@@ -73,6 +93,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent import futures as cf
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -140,6 +161,8 @@ DEFAULT_DECLARER = Seat.S
 DEFAULT_SAMPLES = 100
 #: Transposition table of each worker's solver.
 _TT_BYTES = 64 << 20
+#: A settling task with less time left than this (seconds) is not started.
+_MIN_CELL = 0.01
 
 #: Student's t quantile 0.975 for 1..10 degrees of freedom (larger: an expansion).
 _T975 = (12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281)
@@ -401,7 +424,11 @@ class Advice:
     interval, ``values`` its midpoint (with no limit all three are equal), and
     ``contenders`` names the contracts (chosen labels) that, by the intervals the
     means are proved in, may still rank above ``best``: the advice is *settled*
-    when there is none.
+    when there is none.  ``regret`` is the most the advice (with its suit / rank)
+    may fall short of what the exact scores would advise on these samples (gain,
+    or mean; 0 when it and its suit / rank are settled).  With
+    ``settle_time`` the open scores that kept it from being settled (or its regret
+    above ``tolerance``) were solved again in ``settle_rounds`` rounds.
     """
 
     hand: str
@@ -428,6 +455,10 @@ class Advice:
     contenders: tuple[str, ...] = ()
     lows: np.ndarray | None = field(default=None, compare=False, repr=False)
     highs: np.ndarray | None = field(default=None, compare=False, repr=False)
+    settle_time: float | None = None
+    settle_rounds: int = 0
+    regret: float = 0.0
+    tolerance: float = 0.0
 
     @property
     def settled(self) -> bool:
@@ -479,6 +510,10 @@ class Advice:
             "seconds": round(self.seconds, 3),
             "time_limit": self.time_limit,
             "unfinished": self.unfinished,
+            "settle_time": self.settle_time,
+            "settle_rounds": self.settle_rounds,
+            "regret": _r(self.regret),
+            "tolerance": self.tolerance,
         }
 
 
@@ -568,7 +603,6 @@ def _values(job: _Job, deal: str) -> list[float]:
     solved.
     """
     sv = _worker_solver(job.tt_bytes)
-    decl = job.declarer
     n = len(job.games)
     lows = [math.nan] * n
     highs = [math.nan] * n
@@ -576,14 +610,37 @@ def _values(job: _Job, deal: str) -> list[float]:
     for k, i in enumerate(quick_first(job.games)):
         g = job.games[i]
         limit = share_of(end, n - k) if g.kind != "dominoes" else None
-        sol = sv.solve(deal, g, declarer=decl, seats=(decl,), time_limit=limit)
-        b = sol.bounds[decl] if sol.bounds is not None else None
-        if b is None:
-            v = sol.scores[decl]
-            assert v is not None
-            b = (v, v)
-        lows[i], highs[i] = float(b[0]), float(b[1])
+        lows[i], highs[i] = _bounds(sv, deal, g, job.declarer, limit)
     return lows + highs
+
+
+def _bounds(
+    sv: Solver, deal: str, game: Game, decl: Seat, limit: float | None, bound: str | None = None
+) -> tuple[float, float]:
+    """The declarer's score in one column: the interval proved within ``limit``
+    (spent on one ``bound`` if given and the contract takes a limit)."""
+    if game.kind == "dominoes":
+        bound = None  # always exact
+    sol = sv.solve(deal, game, declarer=decl, seats=(decl,), time_limit=limit, bound=bound)
+    b = sol.bounds[decl] if sol.bounds is not None else None
+    if b is None:
+        v = sol.scores[decl]
+        assert v is not None
+        b = (v, v)
+    return float(b[0]), float(b[1])
+
+
+def _cell(job: _Job, item: tuple[str, int, str, float, float]) -> list[float]:
+    """A settling task: column ``j`` of one sample solved again within ``limit``
+    seconds, the time spent on one ``bound`` (``'lower'`` or ``'upper'``), cut to
+    what is left before ``deadline`` (a :func:`time.monotonic` time, one clock for
+    every process of the machine).  NaNs when no time was left."""
+    deal, j, bound, limit, deadline = item
+    limit = min(limit, deadline - time.monotonic())
+    if limit < _MIN_CELL:
+        return [math.nan, math.nan]
+    sv = _worker_solver(job.tt_bytes)
+    return list(_bounds(sv, deal, job.games[j], job.declarer, limit, bound))
 
 
 def _line(job: _Job, deal: str) -> list[float]:
@@ -594,10 +651,17 @@ def _line(job: _Job, deal: str) -> list[float]:
     return [float(s) if s is not None else 0.0 for s in p.scores]
 
 
+_TASKS: dict[str, Callable[[_Job, Any], list[float]]] = {
+    "values": _values,
+    "line": _line,
+    "cell": _cell,
+}
+
+
 def _run_chunk(
-    kind: str, job: _Job, chunk: Sequence[tuple[int, str]]
+    kind: str, job: _Job, chunk: Sequence[tuple[int, Any]]
 ) -> list[tuple[int, list[float]]]:
-    f = _values if kind == "values" else _line
+    f = _TASKS[kind]
     return [(i, f(job, d)) for i, d in chunk]
 
 
@@ -614,10 +678,11 @@ class _Runner:
         self,
         kind: str,
         job: _Job,
-        deals: Sequence[str],
+        deals: Sequence[Any],
         each: Callable[[int, list[float]], None],
     ) -> None:
-        """Solve every deal, calling ``each(index, row)`` as results come."""
+        """Run task ``kind`` on every item (a deal, or a settling cell), calling
+        ``each(index, row)`` as results come."""
         items = list(enumerate(deals))
         if self.pool is None:
             for i, d in items:
@@ -702,6 +767,33 @@ def _summaries(
     return out, missing
 
 
+def _base(c: ContractAdvice, ranked_by: str) -> float:
+    """What a contract's means are ranked against: its average by gain, else 0."""
+    return c.average if ranked_by == "gain" and c.average is not None else 0.0
+
+
+def _floor(best: ContractAdvice, ranked_by: str) -> float:
+    """The advice's proved lower bound (of its gain, or mean): the best of its
+    options' proved means."""
+    return max(o.mean_low for o in best.options) - _base(best, ranked_by)
+
+
+def _reach(
+    contracts: Sequence[ContractAdvice], best: ContractAdvice | None, ranked_by: str
+) -> dict[str, float]:
+    """How far each other ranked contract's proved upper bound (of its best option's
+    gain, or mean) reaches above the advice's proved lower bound, by label."""
+    if best is None:
+        return {}
+    pool = [c for c in contracts if c is not best and not math.isnan(c.mean)]
+    if ranked_by == "gain":
+        pool = [c for c in pool if c.gain is not None]
+    floor = _floor(best, ranked_by)
+    return {
+        c.label: max(o.mean_high for o in c.options) - _base(c, ranked_by) - floor for c in pool
+    }
+
+
 def _contenders(
     contracts: Sequence[ContractAdvice], best: ContractAdvice | None, ranked_by: str
 ) -> tuple[str, ...]:
@@ -709,19 +801,104 @@ def _contenders(
     samples' means are proved in (none when every score is exact): those whose best
     option's upper bound beats the advice's lower bound (both less the average when
     ranked by gain)."""
-    if best is None:
-        return ()
+    return tuple(k for k, r in _reach(contracts, best, ranked_by).items() if r > 0)
 
-    def span(c: ContractAdvice) -> tuple[float, float]:
-        base = c.average if ranked_by == "gain" and c.average is not None else 0.0
-        lo = max(o.mean_low for o in c.options) - base
-        return lo, max(o.mean_high for o in c.options) - base
 
+def _tops(
+    contracts: Sequence[ContractAdvice], best: ContractAdvice, ranked_by: str
+) -> list[tuple[ContractAdvice, OptionStats, float]]:
+    """Every option the advice (its contract and chosen suit / rank) competes with —
+    each ranked contract's, and the advised contract's other suits / ranks — with
+    its proved upper bound (of gain, or mean)."""
     pool = [c for c in contracts if c is not best and not math.isnan(c.mean)]
     if ranked_by == "gain":
         pool = [c for c in pool if c.gain is not None]
-    floor = span(best)[0]
-    return tuple(c.label for c in pool if span(c)[1] > floor)
+    out = [(c, o, o.mean_high - _base(c, ranked_by)) for c in pool for o in c.options]
+    out += [(best, o, o.mean_high - _base(best, ranked_by)) for o in best.options]
+    return [t for t in out if t[1] is not best.chosen]
+
+
+def _regret(
+    contracts: Sequence[ContractAdvice], best: ContractAdvice | None, ranked_by: str
+) -> float:
+    """The most the advice (its contract and chosen suit / rank) may fall short, on
+    these samples, of what the exact scores would advise, by the proved intervals:
+    the highest upper bound of any other option less the chosen one's lower bound
+    (gains, or means); 0 when every such option is ruled out."""
+    if best is None:
+        return 0.0
+    low = best.chosen.mean_low - _base(best, ranked_by)
+    return max([0.0, *(top - low for _, _, top in _tops(contracts, best, ranked_by))])
+
+
+def _to_settle(
+    contracts: Sequence[ContractAdvice],
+    best: ContractAdvice | None,
+    ranked_by: str,
+    labels: Sequence[str],
+    lows: np.ndarray,
+    highs: np.ndarray,
+    tolerance: float = 0.0,
+) -> list[tuple[int, int, str]]:
+    """The open scores (sample, column, bound to narrow) that keep the advice's
+    :func:`_regret` above ``tolerance`` (points), widest first: those of the chosen
+    option (its proved lower bound must rise: ``'lower'``) and of every other option
+    whose proved upper bound is above that lower bound plus the tolerance (it must
+    fall: ``'upper'``).  None when the regret is within the tolerance (with 0: the
+    advice and its suit / rank are settled)."""
+    if best is None or _regret(contracts, best, ranked_by) <= tolerance:
+        return []
+    top = best.chosen.mean_low - _base(best, ranked_by) + tolerance
+    cols = {labels.index(best.label): "lower"}
+    for _, o, high in _tops(contracts, best, ranked_by):
+        if high > top:
+            cols[labels.index(o.label)] = "upper"
+    cells = [
+        (int(i), j, cols[j])
+        for j in sorted(cols)
+        for i in np.flatnonzero(lows[:, j] != highs[:, j])
+    ]
+    cells.sort(key=lambda c: -(highs[c[0], c[1]] - lows[c[0], c[1]]))
+    return cells
+
+
+def _round_limit(
+    last: float, time_limit: float, rounds: int, left: float, workers: int, cells: int
+) -> float:
+    """A settling round's time for each score: its fair share of half the time left
+    (``left`` seconds on ``workers``), at most ``time_limit`` doubled each round after
+    the first, and at least twice the last round's (``last``; the same time again
+    would prove the same bounds)."""
+    fair = left * workers / (2 * cells)
+    return max(2 * last, 2 * _MIN_CELL, min(math.ldexp(time_limit, rounds - 1), fair))
+
+
+def _settle_round(
+    runner: _Runner,
+    job: _Job,
+    items: Sequence[tuple[str, int, str, float, float]],
+    cells: Sequence[tuple[int, int, str]],
+    lows: np.ndarray,
+    highs: np.ndarray,
+    report: Callable[[int, int], object],
+) -> int:
+    """One settling round: every cell solved again (``items``, see :func:`_cell`),
+    its new interval met with the old one in ``lows`` / ``highs`` (both hold the
+    score); ``report(done, total)`` as they come.  How many got a new interval."""
+    done = got = 0
+
+    def each(k: int, row: list[float]) -> None:
+        nonlocal done, got
+        i, j, _ = cells[k]
+        if not math.isnan(row[0]):
+            lows[i, j] = max(lows[i, j], row[0])
+            highs[i, j] = min(highs[i, j], row[1])
+            got += 1
+        done += 1
+        report(done, len(cells))
+
+    runner.run("cell", job, items, each)
+    return got
 
 
 def _pick(contracts: Sequence[ContractAdvice]) -> tuple[ContractAdvice | None, str]:
@@ -811,6 +988,8 @@ def advise(
     on_progress: Callable[[int, int, str | None], None] | None = None,
     tt_bytes: int = _TT_BYTES,
     time_limit: float | None = None,
+    settle_time: float | None = None,
+    tolerance: float = 0.0,
 ) -> Advice:
     """Which contract to declare from one's own 13 cards, by simulation.
 
@@ -825,11 +1004,15 @@ def advise(
     finish (``leader``: the running best contract's label).  Ctrl-C returns the
     advice from the samples finished (``complete=False``).  ``time_limit``: seconds
     for each sample's searches (see the module's decisions: a score not finished is
-    an interval, counted as its midpoint).
+    an interval, counted as its midpoint).  ``settle_time`` (with ``time_limit``):
+    then at most that many more seconds solving again, in rounds, the scores not
+    finished that keep the advice from being settled, each round with twice the
+    time a score (from ``time_limit``), until it is settled, or with ``tolerance``
+    (points) until its ``regret`` is at most that.
 
     :raises ParseError: for a bad hand, contract, rule set, variant, seat, scale or
-        averages file, a contract given twice, no contract left, ``samples < 1``, or a
-        time limit that is not a positive number.
+        averages file, a contract given twice, no contract left, ``samples < 1``, a
+        time limit that is not a positive number, or ``settle_time`` without one.
     :raises InvalidPositionError: for a card given twice in the hand.
     """
     t0 = time.perf_counter()
@@ -843,6 +1026,15 @@ def advise(
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise ParseError(f"samples must be 1 or more, got {samples}")
     check_limits(time_limit)
+    check_limits(settle_time, names=("the settling time", ""))
+    if settle_time is not None and time_limit is None:
+        raise ParseError("settling goes with a time limit (without one every score is exact)")
+    if (
+        isinstance(tolerance, bool)
+        or not isinstance(tolerance, int | float)
+        or not (0 <= tolerance < math.inf)
+    ):
+        raise ParseError(f"the tolerance must be 0 or more points, not {tolerance!r}")
     decl = to_seat(declarer)
     rules = normalize_name(rules)
     vs = tuple(sorted(parse_variants(variants)))
@@ -917,8 +1109,42 @@ def advise(
     lines: np.ndarray | None = None
     dbl_label = ""
     notes: list[str] = []
+    rounds = redone = 0
+    settling = False
+    t_settle = 0.0
+
+    def settle_progress(done: int, total: int, r: int) -> None:
+        if on_progress is not None:
+            on_progress(done, total, f"settling, round {r}: {leader()}")
+
     try:
         runner.run("values", _Job(games, decl, tt_bytes, time_limit), deals, each)
+        if settle_time is not None and time_limit is not None:
+            settling = True
+            t_settle = time.monotonic()
+            deadline = t_settle + settle_time
+            limit = 0.0
+            while deadline - time.monotonic() >= _MIN_CELL:
+                cs, _ = _summaries(groups, labels, choices, row_lo, row_hi, table_, rules, vs, sc)
+                best, ranked_by = _pick(cs)
+                cells = _to_settle(cs, best, ranked_by, labels, row_lo, row_hi, tolerance)
+                if not cells:
+                    break
+                rounds += 1
+                limit = _round_limit(
+                    limit, time_limit, rounds, deadline - time.monotonic(), n_workers, len(cells)
+                )
+                redone += _settle_round(
+                    runner,
+                    _Job(games, decl, tt_bytes),
+                    [(deals[i], j, bound, limit, deadline) for i, j, bound in cells],
+                    cells,
+                    row_lo,
+                    row_hi,
+                    partial(settle_progress, r=rounds),
+                )
+            t_settle = time.monotonic() - t_settle
+            settling = False
         if dbl is not None:
             if dbl[1] is not None or len(_columns_of(dbl[0], None, rules, vs)) == 1:
                 # The suit / rank is given (or the contract has only one).
@@ -972,8 +1198,17 @@ def advise(
             " suits and ranks) not finished count as the midpoints of their proved"
             " intervals; each mean is proved to lie in its 'proved' interval"
         )
+    if rounds or settling:
+        notes.append(
+            f"settling: {redone} score(s) solved again in {rounds} round(s)"
+            + (" (interrupted)" if settling else f", {t_settle:.1f} s of {settle_time:g} s")
+        )
     if not complete:
-        notes.append(f"interrupted: {n_done} of {samples} samples solved")
+        notes.append(
+            "interrupted while settling"
+            if settling
+            else f"interrupted: {n_done} of {samples} samples solved"
+        )
     dadv: DoublesAdvice | None = None
     if dbl is not None and lines is not None:
         deals_left = max(1, len(contracts_of(rules, vs)) - len(done))
@@ -1010,6 +1245,10 @@ def advise(
         _contenders(cs, best, ranked_by),
         lows,
         highs,
+        settle_time,
+        rounds,
+        _regret(cs, best, ranked_by),
+        tolerance,
     )
 
 

@@ -1403,6 +1403,25 @@ def advise_cmd(
             show_default=False,
         ),
     ] = None,
+    settle: Annotated[
+        float | None,
+        typer.Option(
+            "--settle",
+            help="With --time-limit: then at most SECONDS more solving again, in rounds "
+            "with twice the time each, the scores not finished that leave the advice "
+            "unsettled (the advised contract's and its contenders').",
+            show_default=False,
+        ),
+    ] = None,
+    tolerance: Annotated[
+        float,
+        typer.Option(
+            "--tolerance",
+            min=0.0,
+            help="With --settle: stop once the advice is proved within POINTS of the "
+            "best contract on these samples (0: until it is settled).",
+        ),
+    ] = 0.0,
     json_out: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
     quiet: QuietOpt = False,
 ) -> None:
@@ -1420,6 +1439,11 @@ def advise_cmd(
     if doubles_left is not None and doubles is None:
         raise ParseError("--doubles-left goes with --doubles CONTRACT")
     check_limits(time_limit, names=("--time-limit", "--node-limit"))
+    check_limits(settle, names=("--settle", ""))
+    if settle is not None and time_limit is None:
+        raise ParseError("--settle goes with --time-limit (without one every score is exact)")
+    if tolerance and settle is None:
+        raise ParseError("--tolerance goes with --settle")
     if plot is not None:
         try:
             import matplotlib  # noqa: F401
@@ -1443,6 +1467,12 @@ def advise_cmd(
         task = progress.add_task("", total=samples)
 
         def on_progress(done: int, total: int, leader: str | None) -> None:
+            if leader is not None and leader.startswith("settling"):
+                what, _, leader = leader.partition(": ")
+                progress.update(
+                    task, total=total, completed=done, description=f"{what}, best: {leader}"
+                )
+                return
             progress.update(
                 task, completed=done, description=f"best so far: {leader}" if leader else ""
             )
@@ -1463,6 +1493,8 @@ def advise_cmd(
             doubles_left=doubles_left,
             on_progress=on_progress,
             time_limit=time_limit,
+            settle_time=settle,
+            tolerance=tolerance,
         )
     if json_out:
         typer.echo(json.dumps(adv.as_dict(), ensure_ascii=False))
@@ -1477,8 +1509,12 @@ def advise_cmd(
             line = f"Advice: [bold]{escape(_advice_name(adv.best))}[/bold] (by {how})"
             if not adv.settled:
                 line += (
-                    "; [yellow]not settled under the time limit[/yellow]: "
-                    f"{escape(', '.join(adv.contenders))} may rank higher"
+                    "; [yellow]not settled under the time limit"
+                    + (" and the settling time" if adv.settle_time is not None else "")
+                    + "[/yellow]: "
+                    f"{escape(', '.join(adv.contenders))} may rank higher, by at most "
+                    f"{adv.regret:.2f} points"
+                    + (" (within the tolerance)" if adv.regret <= adv.tolerance else "")
                 )
             console.print(line, soft_wrap=True)
         if adv.doubles is not None:
@@ -1494,7 +1530,8 @@ def advise_cmd(
             console.print(f"plot: {escape(str(plot))}")
     if not adv.complete:
         err_console.print(
-            f"interrupted: the advice above is from {adv.samples} of {adv.requested} samples",
+            f"interrupted: the advice above is from {adv.samples} of {adv.requested} samples"
+            + (" (settling cut short)" if adv.samples == adv.requested else ""),
             markup=False,
             highlight=False,
         )

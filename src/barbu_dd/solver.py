@@ -246,6 +246,10 @@ def _won_rows(won: Sequence[Sequence[int]] | None, d: Deal, game: Game) -> list[
     return rows
 
 
+#: ``solve(bound=…)``: the core's ``want`` (0 both bounds, 1 the lower, 2 the upper).
+_BOUNDS: dict[str | None, int] = {None: 0, "lower": 1, "upper": 2}
+
+
 def check_limits(
     time_limit: float | None,
     node_limit: int | None = None,
@@ -431,6 +435,7 @@ class Solver:
         won: Sequence[Sequence[int]] | None = None,
         time_limit: float | None = None,
         node_limit: int | None = None,
+        bound: str | None = None,
     ) -> Solution:
         """Solve a position; see :func:`solve`.
 
@@ -442,6 +447,13 @@ class Solver:
         if side is not None and seats is not None:
             raise ParseError("give seats or a side, not both")
         limited = time_limit is not None or node_limit is not None
+        want = _BOUNDS.get(bound) if isinstance(bound, str | None) else None
+        if want is None:
+            raise ParseError(f"bound is 'lower' or 'upper' (or None: both), not {bound!r}")
+        if want and not limited:
+            raise ParseError(
+                "bound goes with a time or node limit (without one the score is exact)"
+            )
         if game.kind == "dominoes":
             sol = self._solve_dominoes(deal, game, declarer=declarer, seats=seats, side=side)
             if limited:  # Dominoes always finishes (milliseconds a seat): exact bounds
@@ -476,7 +488,14 @@ class Solver:
                 if node_limit is not None:
                     nodes_left = max((node_limit - nodes) // share, 1)
                 lo, hi, n, _ = self._core.value_bounds(
-                    hands, trick, int(leader), mask, w, max_nodes=nodes_left, seconds=secs_left
+                    hands,
+                    trick,
+                    int(leader),
+                    mask,
+                    w,
+                    max_nodes=nodes_left,
+                    seconds=secs_left,
+                    want=want,
                 )
             else:
                 lo, n, _ = self._core.value(hands, trick, int(leader), mask, w)
@@ -682,6 +701,7 @@ def solve(
     won: Sequence[Sequence[int]] | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
+    bound: str | None = None,
 ) -> Solution:
     """The optimal score of each seat (SPEC §5), or with ``side`` the side's value.
 
@@ -699,7 +719,10 @@ def solve(
     lie in; the score of a seat whose search did not finish is ``None``.  Under a limit the
     search narrows the interval from both ends (probes far from the value are
     cheap), so it gives useful bounds early but takes longer to finish than without
-    one.  Dominoes and the Réussite always finish (milliseconds a seat).
+    one; ``bound="lower"`` (``"upper"``) spends the limit on raising the lower
+    bound (lowering the upper) alone, for a caller who needs only that one (probes
+    in the middle of the interval still move either).  Dominoes and the Réussite
+    always finish (milliseconds a seat).
 
     :raises ParseError: for an unknown contract, rule set, variant, seat or trump.
     :raises InvalidPositionError: for an impossible position.
@@ -722,6 +745,7 @@ def solve(
         won=won,
         time_limit=time_limit,
         node_limit=node_limit,
+        bound=bound,
     )
 
 
