@@ -1516,6 +1516,12 @@ def advise_cmd(
                     f"{adv.regret:.2f} points"
                     + (" (within the tolerance)" if adv.regret <= adv.tolerance else "")
                 )
+            elif adv.regret > 0:
+                what = "suit" if adv.best.contract in ("trumps", "tricks") else "rank"
+                line += (
+                    f"; [yellow]its {what} is not settled[/yellow]: another may be better"
+                    f" by at most {adv.regret:.2f} points"
+                )
             console.print(line, soft_wrap=True)
         if adv.doubles is not None:
             console.print(_doubles_table(adv.doubles))
