@@ -3323,15 +3323,12 @@ cdef inline int round_targets(int32_t g, int32_t lo, int32_t hi, int reverse, in
     upper bound had filled the table for the one above the lower bound)."""
     cdef int32_t targets[3]
     cdef int i, j, n = 0, dup
+    if want:
+        out[0] = lo + g if want == 1 else hi
+        return 1
     targets[0] = lo + g
     targets[1] = hi
     targets[2] = lo + ((hi - lo) // g + 1) // 2 * g
-    if want == 1:
-        out[0] = targets[0]
-        return 1
-    elif want == 2:
-        out[0] = targets[1]
-        return 1
     for i in range(3):
         dup = 0
         for j in range(n):

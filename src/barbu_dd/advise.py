@@ -618,9 +618,7 @@ def _bounds(
     sv: Solver, deal: str, game: Game, decl: Seat, limit: float | None, bound: str | None = None
 ) -> tuple[float, float]:
     """The declarer's score in one column: the interval proved within ``limit``
-    (spent on one ``bound`` if given and the contract takes a limit)."""
-    if game.kind == "dominoes":
-        bound = None  # always exact
+    (spent on one ``bound`` if given; Dominoes and the Réussite are always exact)."""
     sol = sv.solve(deal, game, declarer=decl, seats=(decl,), time_limit=limit, bound=bound)
     b = sol.bounds[decl] if sol.bounds is not None else None
     if b is None:
@@ -778,6 +776,14 @@ def _floor(best: ContractAdvice, ranked_by: str) -> float:
     return max(o.mean_low for o in best.options) - _base(best, ranked_by)
 
 
+def _rivals(
+    contracts: Sequence[ContractAdvice], best: ContractAdvice, ranked_by: str
+) -> list[ContractAdvice]:
+    """The other contracts the advice is ranked against (by gain: those with one)."""
+    pool = [c for c in contracts if c is not best and not math.isnan(c.mean)]
+    return [c for c in pool if c.gain is not None] if ranked_by == "gain" else pool
+
+
 def _reach(
     contracts: Sequence[ContractAdvice], best: ContractAdvice | None, ranked_by: str
 ) -> dict[str, float]:
@@ -785,12 +791,10 @@ def _reach(
     gain, or mean) reaches above the advice's proved lower bound, by label."""
     if best is None:
         return {}
-    pool = [c for c in contracts if c is not best and not math.isnan(c.mean)]
-    if ranked_by == "gain":
-        pool = [c for c in pool if c.gain is not None]
     floor = _floor(best, ranked_by)
     return {
-        c.label: max(o.mean_high for o in c.options) - _base(c, ranked_by) - floor for c in pool
+        c.label: max(o.mean_high for o in c.options) - _base(c, ranked_by) - floor
+        for c in _rivals(contracts, best, ranked_by)
     }
 
 
@@ -810,9 +814,7 @@ def _tops(
     """Every option the advice (its contract and chosen suit / rank) competes with —
     each ranked contract's, and the advised contract's other suits / ranks — with
     its proved upper bound (of gain, or mean)."""
-    pool = [c for c in contracts if c is not best and not math.isnan(c.mean)]
-    if ranked_by == "gain":
-        pool = [c for c in pool if c.gain is not None]
+    pool = _rivals(contracts, best, ranked_by)
     out = [(c, o, o.mean_high - _base(c, ranked_by)) for c in pool for o in c.options]
     out += [(best, o, o.mean_high - _base(best, ranked_by)) for o in best.options]
     return [t for t in out if t[1] is not best.chosen]
@@ -1006,9 +1008,9 @@ def advise(
     for each sample's searches (see the module's decisions: a score not finished is
     an interval, counted as its midpoint).  ``settle_time`` (with ``time_limit``):
     then at most that many more seconds solving again, in rounds, the scores not
-    finished that keep the advice from being settled, each round with twice the
-    time a score (from ``time_limit``), until it is settled, or with ``tolerance``
-    (points) until its ``regret`` is at most that.
+    finished that keep the advice from being settled (see the module's *settling*),
+    until it is settled, or with ``tolerance`` (points) until its ``regret`` is at
+    most that.
 
     :raises ParseError: for a bad hand, contract, rule set, variant, seat, scale or
         averages file, a contract given twice, no contract left, ``samples < 1``, a

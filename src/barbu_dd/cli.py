@@ -1408,8 +1408,8 @@ def advise_cmd(
         typer.Option(
             "--settle",
             help="With --time-limit: then at most SECONDS more solving again, in rounds "
-            "with twice the time each, the scores not finished that leave the advice "
-            "unsettled (the advised contract's and its contenders').",
+            "with more time each, the scores not finished that leave the advice "
+            "unsettled (the advised option's and those of the options that may beat it).",
             show_default=False,
         ),
     ] = None,
@@ -1467,15 +1467,10 @@ def advise_cmd(
         task = progress.add_task("", total=samples)
 
         def on_progress(done: int, total: int, leader: str | None) -> None:
-            if leader is not None and leader.startswith("settling"):
-                what, _, leader = leader.partition(": ")
-                progress.update(
-                    task, total=total, completed=done, description=f"{what}, best: {leader}"
-                )
-                return
-            progress.update(
-                task, completed=done, description=f"best so far: {leader}" if leader else ""
-            )
+            # the settling rounds say so themselves ("settling, round 2: barbu")
+            if leader and not leader.startswith("settling"):
+                leader = f"best so far: {leader}"
+            progress.update(task, total=total, completed=done, description=leader or "")
 
         adv = advise(
             text,
@@ -1536,8 +1531,7 @@ def advise_cmd(
             console.print(f"plot: {escape(str(plot))}")
     if not adv.complete:
         err_console.print(
-            f"interrupted: the advice above is from {adv.samples} of {adv.requested} samples"
-            + (" (settling cut short)" if adv.samples == adv.requested else ""),
+            f"interrupted: the advice above is from {adv.samples} of {adv.requested} samples",
             markup=False,
             highlight=False,
         )

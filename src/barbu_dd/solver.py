@@ -720,9 +720,9 @@ def solve(
     search narrows the interval from both ends (probes far from the value are
     cheap), so it gives useful bounds early but takes longer to finish than without
     one; ``bound="lower"`` (``"upper"``) spends the limit on raising the lower
-    bound (lowering the upper) alone, for a caller who needs only that one (probes
-    in the middle of the interval still move either).  Dominoes and the Réussite
-    always finish (milliseconds a seat).
+    bound (lowering the upper) alone, for a caller who needs only that one: every
+    probe is just above the lower bound (at the upper bound).  Dominoes and the
+    Réussite always finish (milliseconds a seat).
 
     :raises ParseError: for an unknown contract, rule set, variant, seat or trump.
     :raises InvalidPositionError: for an impossible position.
