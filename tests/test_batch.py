@@ -519,6 +519,82 @@ def test_time_limit_records(tmp_path: Path, fmt: str) -> None:
     assert code == 1 and err.startswith("error: --time-limit must be") and err.count("\n") == 1
 
 
+def _open_up(rec: dict, labels: list[str]) -> dict:  # type: ignore[type-arg]
+    """A finished record made to look left open by a time limit (North's first score)."""
+    rec = json.loads(json.dumps(rec))
+    lb = labels[0]
+    rec["exact"] = False
+    if "scores" in rec:
+        v = rec["scores"][lb]["N"]
+        rec["scores"][lb]["N"] = None
+        rec["bounds"][lb]["N"] = [v - 20, v]
+    else:
+        v = rec[f"{lb}.N"]
+        rec[f"{lb}.N"] = None
+        rec[f"{lb}.N.lo"] = v - 20
+    return rec
+
+
+def _rewrite(out: Path, fmt: str, recs: list[dict]) -> None:  # type: ignore[type-arg]
+    """Put records back in an output (Parquet: as the journal of a killed run)."""
+    if fmt == "jsonl":
+        out.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    elif fmt == "csv":
+        import csv
+
+        with open(out, "w", newline="") as f:
+            w = csv.DictWriter(f, list(recs[0]), lineterminator="\n")
+            w.writeheader()
+            w.writerows(recs)
+    else:
+        out.unlink()
+        journal_path(out).write_text("".join(json.dumps(r) + "\n" for r in recs))
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
+def test_retry_open(tmp_path: Path, endings: Path, expected: np.ndarray, fmt: str) -> None:
+    # Boards left open are solved again with --retry-open and their new records
+    # replace the old; a board written twice (a retry killed before its end) keeps
+    # its last record after any resume.
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    out = tmp_path / f"out.{fmt}"
+    args = ["batch", str(endings), *sum((["-c", c] for c in CONTRACTS), []), "-w", "1"]
+    args += ["-o", str(out), "--time-limit", "30"]
+    code, _, err = run(*args)
+    assert code == 0 and "36 boards solved (0 with scores not finished)" in err, err
+    recs = list(read_records(out))
+    assert all(r["exact"] is True for r in recs)
+    opened = {3, 7, 20}
+    _rewrite(out, fmt, [_open_up(r, CONTRACTS) if r["index"] in opened else r for r in recs])
+    got = by_key(out, CONTRACTS)
+    assert all(np.isnan(got[(str(endings), i)][0][0]) for i in opened)
+    # --resume alone keeps them as they are
+    code, _, err = run(*args, "--resume")
+    assert code == 0 and "0 boards solved (0 with scores not finished), 36 already done" in err
+    # --retry-open solves them again, and each board has one record, the new one
+    code, _, err = run(*args, "--retry-open")
+    assert code == 0, err
+    assert "3 boards solved (0 with scores not finished), 33 already done, 3 of 3 open" in err
+    np.testing.assert_array_equal(as_array(by_key(out, CONTRACTS), 36), expected)
+    recs = list(read_records(out))
+    assert len(recs) == 36 and all(r["exact"] is True for r in recs)
+    assert not journal_path(out).exists() and not Path(f"{out}.tmp").exists()
+    # a later record of a board supersedes an earlier one, kept at the next resume
+    late = json.loads(json.dumps(recs[4]))
+    late["nodes" if fmt != "jsonl" else "tags"] = 12345 if fmt != "jsonl" else {"Board": "x"}
+    _rewrite(out, fmt, [*recs, late])
+    code, _, err = run(*args, "--resume")
+    assert code == 0 and "36 already done" in err
+    after = list(read_records(out))
+    assert len(after) == 36 and after[35] == late and sum(r == late for r in after) == 1
+    # needs a limit; not with --force
+    for extra, msg in [(["--retry-open"], "needs --time-limit"),
+                       (["--retry-open", "--force", "--time-limit", "1"], "not both")]:  # fmt: skip
+        code, _, err = run(*args[:-2], *extra)
+        assert code == 1 and msg in err and err.count("\n") == 1, err
+
+
 # -- kill -9 and resume ------------------------------------------------------------------
 
 

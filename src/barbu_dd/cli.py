@@ -623,6 +623,14 @@ def batch_cmd(
         bool, typer.Option("--resume", help="Go on with OUT: skip the boards already in it.")
     ] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing OUT.")] = False,
+    retry_open: Annotated[
+        bool,
+        typer.Option(
+            "--retry-open",
+            help="Go on with OUT as --resume does, and solve again its boards with scores "
+            "not finished (with this run's --time-limit); their new records replace the old.",
+        ),
+    ] = False,
     quiet: QuietOpt = False,
     chunk: Annotated[
         int | None, typer.Option("--chunk", min=1, help="Boards a task (default: automatic).")
@@ -657,8 +665,13 @@ def batch_cmd(
 
     if scheduler is not None and dask is not None:
         raise ParseError("give --scheduler or --dask, not both")
-    if resume and force:
+    if (resume or retry_open) and force:
         raise ParseError("give --resume (go on with OUT) or --force (replace it), not both")
+    if retry_open and time_limit is None:
+        raise ParseError(
+            "--retry-open needs --time-limit (the boards left open were solved with one):"
+            " give a larger one"
+        )
     check_limits(time_limit, names=("--time-limit", "--node-limit"))
     if dask is not None and dask.strip().lower() != "local":
         raise ParseError(f"--dask takes 'local' (for a cluster give --scheduler), got {dask!r}")
@@ -678,7 +691,7 @@ def batch_cmd(
         time_limit=time_limit,
     )
     check_files(files)  # before --force replaces OUT
-    writer = ResultWriter(out, job, fmt=fmt, resume=resume, force=force)
+    writer = ResultWriter(out, job, fmt=fmt, resume=resume, force=force, retry_open=retry_open)
     log = ErrorLog(None if out is None else errors_path(out))
     show = not quiet and err_console.is_terminal
     total = max(count_boards(files) - len(writer.done), 0) if show else None
@@ -730,9 +743,10 @@ def batch_cmd(
     secs = time.perf_counter() - t0
     n = writer.written + log.count
     unfinished = f" ({open_boards} with scores not finished)" if time_limit is not None else ""
+    again = f", {writer.replaced} of {writer.reopened} open ones solved again" if retry_open else ""
     summary = (
-        f"{writer.written} boards solved{unfinished}, {counts.get('skipped', 0)} already done, "
-        f"{log.count} bad; {secs:.1f} s, {n / secs if secs > 0 else 0.0:.1f} boards/s"
+        f"{writer.written} boards solved{unfinished}, {counts.get('skipped', 0)} already done"
+        f"{again}, {log.count} bad; {secs:.1f} s, {n / secs if secs > 0 else 0.0:.1f} boards/s"
     )
     if log.count > len(shown):
         shown.append(f"... and {log.count - len(shown)} more bad boards")
@@ -741,7 +755,8 @@ def batch_cmd(
     for line in [*shown, summary]:
         err_console.print(line, markup=False, highlight=False, soft_wrap=True)
     if interrupted:
-        raise fail("interrupted: run again with --resume to go on")
+        again = "--retry-open" if retry_open else "--resume"
+        raise fail(f"interrupted: run again with {again} to go on")
     if log.count:
         raise typer.Exit(code=1)
 

@@ -3,7 +3,10 @@
 One record per board.  A board is known by its *key*: the PBN file as given on the
 command line and the board's ``index`` in it (1-based, counting every board of
 the file, bad ones too).  ``--resume`` reads the keys already in the output and
-never writes a board twice.
+solves only the other boards; ``--retry-open`` also solves again the boards whose
+record is not exact.  A board's later record supersedes an earlier one, and a run
+that wrote a board twice rewrites the file with the last record of each board when
+it ends (through a temporary file and a rename).
 
 - **jsonl** (default): one JSON object a line, nested::
 
@@ -337,6 +340,14 @@ class DoneSet:
             bits[byte] |= 1 << bit
             self._n += 1
 
+    def discard(self, file: str, index: int) -> None:
+        """Mark a board not finished (a no-op if it was not marked)."""
+        bits = self._bits.get(file)
+        byte, bit = divmod(index, 8)
+        if bits is not None and byte < len(bits) and bits[byte] >> bit & 1:
+            bits[byte] &= ~(1 << bit) & 0xFF
+            self._n -= 1
+
     def __contains__(self, key: object) -> bool:
         if not isinstance(key, tuple) or len(key) != 2:
             return False
@@ -380,7 +391,13 @@ class ResultWriter:
 
     With ``resume`` the records already in ``path`` are kept and their keys are in
     :attr:`done`; without it an existing output is an error unless ``force``
-    (which replaces it).  :meth:`close` ends the file (for Parquet: writes it).
+    (which replaces it).  With ``retry_open`` too, a board whose record is not
+    exact (a score a time limit left open) is left out of :attr:`done` (counted in
+    :attr:`reopened`), so that the run solves it again, and its new record replaces
+    the old one.  A board's later record always supersedes an earlier one: at
+    :meth:`close` a file that holds a board twice (this run's new records, or those
+    of a run killed before its end) is rewritten with the last record of each
+    board only.  :meth:`close` ends the file (for Parquet: writes it).
 
     :raises ParseError: for an output that exists (without ``resume`` or
         ``force``), one written with other options, a format that needs a file,
@@ -395,19 +412,29 @@ class ResultWriter:
         fmt: str | None = None,
         resume: bool = False,
         force: bool = False,
+        retry_open: bool = False,
         stream: TextIO | None = None,
     ) -> None:
         self.path = None if path is None else Path(path)
         self.job = job
         self.format = guess_format(path, fmt)
         self.columns = flat_columns(job)
+        #: the boards to skip: those of the output, but the open ones with ``retry_open``
         self.done = DoneSet()
+        #: boards of the output left open that this run solves again (``retry_open``)
+        self.reopened = 0
+        #: records written this run that replace one of the output's
+        self.replaced = 0
         self.written = 0
+        self._retry = retry_open
+        resume = resume or retry_open
+        self._seen = DoneSet()  # every board the output holds a record of
+        self._twice: set[tuple[str, int]] = set()  # boards with more than one record
         self._csv: Any = None
         if self.path is None:
             if self.format == "parquet":
                 raise ParseError("parquet output needs a file: give -o OUT.parquet")
-            if resume:
+            if resume or retry_open:
                 raise ParseError("--resume needs the output file: give -o OUT")
             self._f: TextIO = stream if stream is not None else sys.stdout
             self._own = False
@@ -438,6 +465,7 @@ class ResultWriter:
                 p.unlink()
         if resume:
             self._load_done(path)
+            self.reopened = len(self._seen) - len(self.done)
         target = journal_path(path) if self.format == "parquet" else path
         return open(target, "a", encoding="utf-8", newline="")
 
@@ -473,7 +501,13 @@ class ResultWriter:
                         f"{str(path)!r}, record {n}: not a barbu-dd batch record (no file"
                         " and board index): resume only from a file batch wrote"
                     )
-                self.done.add(file, index)
+                if (file, index) in self._seen:
+                    self._twice.add((file, index))
+                self._seen.add(file, index)
+                if self._retry and rec.get("exact") is False:
+                    self.done.discard(file, index)
+                else:
+                    self.done.add(file, index)
         except BarbuError:
             raise
         except ValueError as e:  # not UTF-8, a CSV cell that is no number, not Parquet
@@ -498,6 +532,10 @@ class ResultWriter:
             where = "the output" if self.path is None else repr(str(self.path))
             raise BarbuError(f"cannot write {where}: {e.strerror or e}") from None
         if r.file is not None and r.index is not None:
+            if (r.file, r.index) in self._seen:
+                self._twice.add((r.file, r.index))
+                self.replaced += 1
+            self._seen.add(r.file, r.index)
             self.done.add(r.file, r.index)
         self.written += 1
 
@@ -523,7 +561,60 @@ class ResultWriter:
         os.fsync(self._f.fileno())
         self._f.close()
         if self.format == "parquet" and self.path is not None:
-            _write_parquet(self.path, self.columns)
+            _write_parquet(self.path, self.columns, self._twice)
+        elif self._twice and self.path is not None:
+            _keep_last(self.path, self.format, self._twice)
+
+
+def _last_of(keys: Iterator[tuple[Any, Any]], twice: set[tuple[str, int]]) -> dict[Any, int]:
+    """For each board of ``twice``, the position of its last record among ``keys``."""
+    last: dict[Any, int] = {}
+    for n, key in enumerate(keys):
+        if key in twice:
+            last[key] = n
+    return last
+
+
+def _keep_last(path: Path, fmt: str, twice: set[tuple[str, int]]) -> None:
+    """Rewrite a JSON Lines or CSV output with only the last record of each board of
+    ``twice`` (the others as they are), through a temporary file and a rename, so
+    that a kill leaves the old file or the new one."""
+    tmp = Path(f"{path}.tmp")
+    if fmt == "csv":
+        with open(path, encoding="utf-8", newline="") as f:
+            rows = csv.reader(f)
+            header = next(rows)
+            at, ai = header.index("file"), header.index("index")
+            last = _last_of(((r[at], int(r[ai])) for r in rows), twice)
+        with (
+            open(path, encoding="utf-8", newline="") as f,
+            open(tmp, "w", encoding="utf-8", newline="") as g,
+        ):
+            rows = csv.reader(f)
+            w = csv.writer(g, lineterminator="\n")
+            w.writerow(next(rows))
+            for n, r in enumerate(rows):
+                key = (r[at], int(r[ai]))
+                if key not in twice or last[key] == n:
+                    w.writerow(r)
+            g.flush()
+            os.fsync(g.fileno())
+    else:
+        keys = ((rec.get("file"), rec.get("index")) for rec in _json_lines(path))
+        last = _last_of(keys, twice)
+        with open(tmp, "w", encoding="utf-8", newline="") as g:
+            n = 0
+            for _, line in _complete_lines(path):
+                if not line.strip():
+                    continue
+                rec = json.loads(line)
+                key = (rec.get("file"), rec.get("index"))
+                if key not in twice or last[key] == n:
+                    g.write(line)
+                n += 1
+            g.flush()
+            os.fsync(g.fileno())
+    os.replace(tmp, path)
 
 
 def _parquet_schema(columns: Sequence[str]) -> Any:
@@ -541,29 +632,48 @@ def _parquet_schema(columns: Sequence[str]) -> Any:
     return pa.schema([(c, typ(c)) for c in columns])
 
 
-def _write_parquet(path: Path, columns: Sequence[str]) -> None:
-    """Write ``path`` from its old rows (if any) and its journal, then drop the journal."""
+def _write_parquet(path: Path, columns: Sequence[str], twice: set[tuple[str, int]]) -> None:
+    """Write ``path`` from its old rows (if any) and its journal, then drop the journal;
+    of each board of ``twice`` only the last row is kept."""
     import pyarrow as pa
 
     pq = _pyarrow_parquet()
     schema = _parquet_schema(columns)
     journal = journal_path(path)
     tmp = Path(f"{path}.tmp")
+    last = {}
+    if twice:
+        last = _last_of(((r.get("file"), r.get("index")) for r in read_records(path)), twice)
+    n = 0
+
+    def kept(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        nonlocal n
+        out = []
+        for rec in rows:
+            key = (rec.get("file"), rec.get("index"))
+            if key not in twice or last[key] == n:
+                out.append(rec)
+            n += 1
+        return out
+
     with pq.ParquetWriter(tmp, schema) as w:
         if path.exists():
             old = pq.ParquetFile(path)
             if old.schema_arrow.names != list(columns):
                 raise ParseError(f"{str(path)!r} holds results of other contracts")
             for batch in old.iter_batches(batch_size=_PARQUET_ROWS):
-                w.write_table(pa.Table.from_batches([batch]).cast(schema))
+                if twice:
+                    w.write_table(pa.Table.from_pylist(kept(batch.to_pylist()), schema))
+                else:
+                    w.write_table(pa.Table.from_batches([batch]).cast(schema))
         rows: list[dict[str, Any]] = []
         for rec in _json_lines(journal) if journal.exists() else iter(()):
             rows.append(rec)
             if len(rows) == _PARQUET_ROWS:
-                w.write_table(pa.Table.from_pylist(rows, schema))
+                w.write_table(pa.Table.from_pylist(kept(rows), schema))
                 rows.clear()
         if rows:
-            w.write_table(pa.Table.from_pylist(rows, schema))
+            w.write_table(pa.Table.from_pylist(kept(rows), schema))
     os.replace(tmp, path)
     if journal.exists():
         journal.unlink()
