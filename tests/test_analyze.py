@@ -348,6 +348,70 @@ def test_costs_add_up_on_random_plays() -> None:
             assert a.scores[s] >= start.scores[s] - a.costs[s]
 
 
+LIMITED_GAMES = [
+    *((c, r, t, ()) for c, r, t in TRICK_CONTRACTS),
+    ("ravage", "classic", None, ("ravage-city",)),
+]
+
+
+def _timeless(rec: dict[str, Any]) -> dict[str, Any]:
+    """An analysis's JSON record without its times and time-limit fields."""
+    out = {k: v for k, v in rec.items() if k not in ("seconds", "time_limit", "exact",
+                                                    "undecided", "cost_bounds")}  # fmt: skip
+    out["plays"] = [
+        {k: v for k, v in p.items() if not k.endswith("_bounds") and k != "decided"}
+        for p in rec["plays"]
+    ]
+    if rec["position"] is not None:
+        pos = {k: v for k, v in rec["position"].items() if k != "bounds"}
+        pos["cards"] = [{k: v for k, v in o.items() if k != "bounds"} for o in pos["cards"]]
+        out["position"] = pos
+    return out
+
+
+@pytest.mark.parametrize(("contract", "rules", "trump", "variants"), LIMITED_GAMES)
+def test_time_limited_analysis_holds_the_exact_one(
+    contract: str, rules: str, trump: str | None, variants: tuple[str, ...]
+) -> None:
+    # Under a tiny time limit every guarantee and card value is an interval holding
+    # the exact one, a proved error is an error, every exact cost lies in its
+    # interval, and a decided move is decided right; with time to spare the analysis
+    # is the exact one.
+    rng = random.Random(f"limited {contract}")
+    game = make_game(contract, rules=rules, trump=trump, variants=variants)
+    bias = "trumps" if contract == "trumps" else "duties"
+    for _ in range(2):
+        deal = random_ending(rng, 6, bias=bias)
+        line = _random_line(rng, deal, game, rng.randrange(4, 20))
+        exact = analyze(deal, game, play=line, solver=Solver(1 << 22))
+        tight = analyze(deal, game, play=line, solver=Solver(1 << 22), time_limit=1e-5)
+        assert tight.time_limit == 1e-5 and exact.time_limit is None and exact.exact
+        for e, t in zip(exact.plays, tight.plays, strict=True):
+            assert e.before is not None and e.after is not None
+            assert t.before_bounds is not None and t.after_bounds is not None
+            assert t.before_bounds[0] <= e.before <= t.before_bounds[1]
+            assert t.after_bounds[0] <= e.after <= t.after_bounds[1]
+            assert t.before in (None, e.before) and t.after in (None, e.after)
+            assert t.cost_bounds[0] <= e.cost <= t.cost_bounds[1] and t.cost <= e.cost
+            assert not t.error or e.error
+            assert not t.decided or t.error == e.error
+            assert e.decided and e.cost_bounds == (e.cost, e.cost)
+        for s in Seat:
+            lo, hi = tight.cost_bounds[s]
+            assert tight.costs[s] == lo <= exact.costs[s] <= hi
+        if exact.position is not None:
+            assert tight.position is not None and tight.position.bounds is not None
+            lo, hi = tight.position.bounds
+            assert exact.position.value is not None and lo <= exact.position.value <= hi
+            for eo, to in zip(exact.position.options, tight.position.options, strict=True):
+                assert eo.cards == to.cards and to.bounds is not None
+                assert eo.value is not None and to.bounds[0] <= eo.value <= to.bounds[1]
+                assert not eo.best or to.best  # a best card is never ruled out
+        loose = analyze(deal, game, play=line, solver=Solver(1 << 22), time_limit=60)
+        assert loose.exact and not loose.undecided
+        assert _timeless(loose.as_dict()) == _timeless(exact.as_dict())
+
+
 @pytest.mark.parametrize(("contract", "rules", "trump"), TRICK_CONTRACTS)
 def test_playout_sums_to_total_on_endings(contract: str, rules: str, trump: str | None) -> None:
     rng = random.Random(f"playout {contract}")
@@ -699,6 +763,31 @@ SQ H3 HK H2
     assert rec["position"]["view"] == "W" and rec["position"]["value"] == -20
     code, _, err = run("analyze", f, "-c", "barbu", "--play", "S2 H3")
     assert code == 1 and "card 2 of the play: trick 12" in err and "H3" in err
+
+
+def test_cli_analyze_time_limit(tmp_path: Path) -> None:
+    # A full deal of No Tricks: with 20 ms a search nothing early is exact; every
+    # interval is well formed, and the text shows intervals and undecided moves.
+    deal = "N:53.92.K42.KT5432 QT2.KT876.AQ986. A9876.A43.T53.J8 KJ4.QJ5.J7.AQ976"
+    f = pbn_file(tmp_path, f'[Board "1"]\n[Dealer "N"]\n[Deal "{deal}"]\n')
+    args = ["analyze", f, "-c", "no-tricks", "--play", "H6 H4 H5 H2", "--time-limit", "0.02"]
+    code, out, err = run(*args, "--json")
+    assert code == 0, err
+    rec = json.loads(out)
+    assert rec["time_limit"] == 0.02 and rec["exact"] is False
+    assert set(rec["cost_bounds"]) == set("NESW")
+    for p in rec["plays"]:
+        (b_lo, b_hi), (a_lo, a_hi), (c_lo, c_hi) = (
+            p["before_bounds"], p["after_bounds"], p["cost_bounds"]
+        )  # fmt: skip
+        assert -26 <= b_lo <= b_hi <= 0 and -26 <= a_lo <= a_hi <= 0 and 0 <= c_lo <= c_hi
+        assert p["before"] == (b_lo if b_lo == b_hi else None)
+    pos = rec["position"]
+    assert pos["mover"] == "E" and all(len(o["bounds"]) == 2 for o in pos["cards"])
+    code, out, _ = run(*args)
+    assert code == 0 and "proved" in out and ".." in out
+    code, _, err = run(*args[:-1], "0")
+    assert code == 1 and "--time-limit must be" in err and err.count("\n") == 1
 
 
 def test_cli_playout_and_table(tmp_path: Path) -> None:

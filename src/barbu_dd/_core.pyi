@@ -54,7 +54,10 @@ class Solver:
         side: int,
         card: int,
         won: _Won = ...,
-    ) -> tuple[int, int]: ...
+        *,
+        seconds: float = ...,
+        max_nodes: int = ...,
+    ) -> tuple[int, int, int]: ...
     def probe(
         self,
         hands: Sequence[int],

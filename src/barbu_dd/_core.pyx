@@ -4003,25 +4003,34 @@ cdef class Solver:
         self.last = c.st
         return lo, hi, c.st.nodes, c.st.tt_hits
 
-    def value_after(self, hands, trick, int leader, int side, int card, won=None):
+    def value_after(self, hands, trick, int leader, int side, int card, won=None, *,
+                    double seconds=0.0, uint64_t max_nodes=0):
         """The side's value after the seat to move plays ``card`` (a legal card),
-        the points of a trick it completes included.  Returns ``(value, nodes)``."""
+        the points of a trick it completes included.  Returns ``(lo, hi, nodes)``:
+        the value lies in ``lo..hi``, one value unless ``seconds`` (> 0) or
+        ``max_nodes`` (> 0) stopped the search first (as in ``value_bounds``, one
+        thread)."""
         cdef Ctx c
-        cdef int32_t v, got, hi
+        cdef int32_t lo, got, hi
         cdef int seat
         self._load(&c, hands, trick, leader, side, won)
         seat = (leader + c.p.ntrick) & 3
         if not (c.p.hand[seat] >> card) & 1:
             raise ValueError("card not held by the seat to move")
+        if max_nodes or seconds > 0:
+            c.limited = 1
+            c.stop_nodes = max_nodes
+            if seconds > 0:
+                c.deadline = mono_seconds() + seconds
         caught = catch_sigint()
         try:
             with nogil:
                 got = play_card(&c.p, &self.rules, seat, card)
-                v = got + solve_value(&c, &hi)
+                lo = solve_value(&c, &hi)
         finally:
             release_sigint(caught)
         self.last = c.st
-        return v, c.st.nodes
+        return got + lo, got + hi, c.st.nodes
 
     def probe(self, hands, trick, int leader, int side, int target, won=None, cap=0):
         """One null-window probe at ``target``: ``(bound, nodes)``, the fail-soft

@@ -197,13 +197,17 @@ class CardOption:
     """One legal move of the seat to move and its value for the viewing seat.
 
     ``equals`` are the cards equivalent to ``card`` (the same value, shown once, as
-    DDS does); ``card`` is ``None`` for a forced pass in Dominoes.
+    DDS does); ``card`` is ``None`` for a forced pass in Dominoes.  Under a time
+    limit ``bounds`` is the interval the value is proved to lie in (``value`` is
+    ``None`` if the search did not finish), and ``best`` says that the card may
+    reach the position's value (its interval reaches the position's).
     """
 
     card: Move
     equals: tuple[Card, ...]
-    value: Score
+    value: Score | None
     best: bool
+    bounds: Bounds | None = None
 
     @property
     def name(self) -> str:
@@ -217,12 +221,15 @@ class CardOption:
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready dict."""
-        return {
+        out: dict[str, object] = {
             "card": self.name,
             "equals": [card_name(c) for c in self.equals],
             "value": self.value,
             "best": self.best,
         }
+        if self.bounds is not None:
+            out["bounds"] = list(self.bounds)
+        return out
 
 
 @dataclass(frozen=True)
@@ -232,18 +239,21 @@ class CardValues:
     ``value`` is the position's value for ``view`` (SPEC §5, plus what ``view`` won
     since the analysed position began); ``options`` are the moves, equal cards
     grouped; ``trick`` and ``trick_cards`` (trick contracts) the number of the trick
-    in progress and its cards so far; ``layout`` (Dominoes) the table.
+    in progress and its cards so far; ``layout`` (Dominoes) the table.  Under a time
+    limit ``bounds`` is the interval of the position's value (``value`` is ``None``
+    unless it is one value).
     """
 
     game: Game
     deal: str
     mover: Seat
     view: Seat
-    value: Score
+    value: Score | None
     options: tuple[CardOption, ...]
     trick: int | None = None
     trick_cards: tuple[Card, ...] = ()
     layout: str | None = None
+    bounds: Bounds | None = None
 
     @property
     def best(self) -> tuple[CardOption, ...]:
@@ -258,6 +268,8 @@ class CardValues:
             "view": self.view.name,
             "value": self.value,
         }
+        if self.bounds is not None:
+            out["bounds"] = list(self.bounds)
         if self.trick is not None:
             out["trick"] = self.trick
             out["trick_cards"] = [card_name(c) for c in self.trick_cards]
@@ -299,25 +311,56 @@ class PlayedCard(_MoveRecord):
     ``number`` counts the moves of the record from 1 (inserted forced passes
     included).  ``before`` and ``after`` are the player's guarantee before and after
     the move; ``better``, for an error, lists the moves that kept it.
+
+    Under a time limit (``analyze(..., time_limit=)``) ``before_bounds`` and
+    ``after_bounds`` are the intervals the two guarantees are proved to lie in, and
+    ``before`` / ``after`` are ``None`` where a search did not finish; ``error`` is
+    then a *proved* error (the move's guarantee lies wholly below the one before
+    it), ``cost`` what it is proved to cost at least, ``cost_bounds`` the interval
+    of its cost, and ``better`` the moves that may have kept the guarantee and are
+    proved to keep more than it.
     """
 
-    before: Score = 0
-    after: Score = 0
+    before: Score | None = 0
+    after: Score | None = 0
     better: tuple[Move, ...] = ()
+    before_bounds: Bounds | None = None
+    after_bounds: Bounds | None = None
+
+    def _ends(self) -> tuple[Score, Score, Score, Score]:
+        b = self.before_bounds or (self.before, self.before)
+        a = self.after_bounds or (self.after, self.after)
+        assert b[0] is not None and b[1] is not None and a[0] is not None and a[1] is not None
+        return b[0], b[1], a[0], a[1]
 
     @property
     def error(self) -> bool:
-        """Whether the move lowered its player's guarantee."""
-        return self.after < self.before
+        """Whether the move lowered its player's guarantee (under a limit: is proved to)."""
+        b_lo, _, _, a_hi = self._ends()
+        return a_hi < b_lo
 
     @property
     def cost(self) -> Score:
-        """What the move cost its player (0 when it is not an error)."""
-        return self.before - self.after if self.after < self.before else 0
+        """What the move cost its player (0 when it is not an error; under a limit,
+        what it is proved to cost at least)."""
+        b_lo, _, _, a_hi = self._ends()
+        return b_lo - a_hi if a_hi < b_lo else 0
+
+    @property
+    def cost_bounds(self) -> Bounds:
+        """The interval of the move's cost (one value without a limit)."""
+        _, b_hi, a_lo, _ = self._ends()
+        return self.cost, max(b_hi - a_lo, 0)
+
+    @property
+    def decided(self) -> bool:
+        """Whether it is known if the move is an error (always, without a limit)."""
+        return self.error or self.cost_bounds[1] == 0
 
     def as_dict(self) -> dict[str, object]:
-        """A JSON-ready dict."""
-        return {
+        """A JSON-ready dict (under a limit with ``before_bounds``, ``after_bounds``,
+        ``cost_bounds`` and ``decided``)."""
+        out: dict[str, object] = {
             **super().as_dict(),
             "before": self.before,
             "after": self.after,
@@ -325,6 +368,12 @@ class PlayedCard(_MoveRecord):
             "error": self.error,
             "better": [move_name(m) for m in self.better],
         }
+        if self.before_bounds is not None:
+            out["before_bounds"] = list(self.before_bounds)
+            out["after_bounds"] = list(self.after_bounds or (self.after, self.after))
+            out["cost_bounds"] = list(self.cost_bounds)
+            out["decided"] = self.decided
+        return out
 
 
 @dataclass(frozen=True)
@@ -337,6 +386,12 @@ class Analysis:
     ``won`` what each seat won in the record's completed tricks (trick contracts) or
     the place points of the seats that went out (Dominoes); ``scores`` the final
     scores when the record plays the position to its end.
+
+    With ``time_limit`` (seconds for each search) the guarantees and card values
+    are intervals where a search did not finish (see :class:`PlayedCard` and
+    :class:`CardOption`): ``errors`` are the proved errors, ``costs`` what they are
+    proved to cost at least, ``undecided`` the moves that may or may not be errors,
+    and ``cost_bounds`` each player's interval of cost.
     """
 
     game: Game
@@ -348,15 +403,40 @@ class Analysis:
     won: Scores
     scores: Scores | None = None
     seconds: float = 0.0
+    time_limit: float | None = None
 
     @property
     def errors(self) -> tuple[PlayedCard, ...]:
-        """The moves that lowered their player's guarantee."""
+        """The moves that lowered their player's guarantee (under a limit: proved to)."""
         return tuple(p for p in self.plays if p.error)
 
     @property
+    def undecided(self) -> tuple[PlayedCard, ...]:
+        """The moves a time limit left undecided (none without a limit)."""
+        return tuple(p for p in self.plays if not p.decided)
+
+    @property
+    def cost_bounds(self) -> tuple[Bounds, Bounds, Bounds, Bounds]:
+        """Each player's (N E S W) interval of cost (one value without a limit)."""
+        lo: list[Score] = [0, 0, 0, 0]
+        hi: list[Score] = [0, 0, 0, 0]
+        for p in self.plays:
+            c_lo, c_hi = p.cost_bounds
+            lo[p.seat] += c_lo
+            hi[p.seat] += c_hi
+        return (lo[0], hi[0]), (lo[1], hi[1]), (lo[2], hi[2]), (lo[3], hi[3])
+
+    @property
+    def exact(self) -> bool:
+        """Whether every guarantee and card value is exact (always, without a limit)."""
+        ok = all(p.before is not None and p.after is not None for p in self.plays)
+        return ok and (
+            self.position is None or all(o.value is not None for o in self.position.options)
+        )
+
+    @property
     def total_cost(self) -> Score:
-        """What the errors cost in all."""
+        """What the errors cost in all (under a limit: are proved to cost at least)."""
         return sum(self.costs)
 
     def as_dict(self) -> dict[str, object]:
@@ -372,6 +452,16 @@ class Analysis:
             "won": {s.name: self.won[s] for s in Seat},
             "scores": None if self.scores is None else {s.name: self.scores[s] for s in Seat},
             "position": None if self.position is None else self.position.as_dict(),
+            **(
+                {}
+                if self.time_limit is None
+                else {
+                    "time_limit": self.time_limit,
+                    "exact": self.exact,
+                    "undecided": len(self.undecided),
+                    "cost_bounds": {s.name: list(self.cost_bounds[s]) for s in Seat},
+                }
+            ),
             "seconds": round(self.seconds, 6),
         }
 
@@ -670,6 +760,8 @@ class _TrickLine:
         self.first = trick_number(deal)
         self.history = len(deal.tricks)
         self._won = [0, 0, 0, 0]
+        #: seconds for each search of the ``*_bounds`` methods (``None``: exact)
+        self.limit: float | None = None
 
     @property
     def over(self) -> bool:
@@ -701,9 +793,54 @@ class _TrickLine:
         assert v is not None
         return self._won[seat] + v
 
+    def bounds(self, seat: Seat) -> Bounds:
+        """The interval of ``seat``'s guarantee (one value without a limit)."""
+        if self.limit is None or self.over:
+            v = self.value(seat)
+            return v, v
+        sol = self.solver.solve(
+            self.deal, self.game, seats=(seat,), won=self._won_cards(), time_limit=self.limit
+        )
+        assert sol.bounds is not None
+        b = sol.bounds[seat]
+        assert b is not None
+        return self._won[seat] + b[0], self._won[seat] + b[1]
+
     def options(self, view: Seat) -> list[tuple[Move, tuple[Card, ...], Score]]:
         vals = self.solver.card_values(self.deal, self.game, seat=view, won=self._won_cards())
-        return [(v.card, v.equals, self._won[view] + v.value) for v in vals]
+        return [(v.card, v.equals, self._won[view] + _exact(v.value)) for v in vals]
+
+    def options_bounds(self, view: Seat) -> list[tuple[Move, tuple[Card, ...], Bounds]]:
+        """Each move's group and the interval of ``view``'s guarantee after it."""
+        if self.limit is None:
+            return [(c, eq, (v, v)) for c, eq, v in self.options(view)]
+        vals = self.solver.card_values(
+            self.deal, self.game, seat=view, won=self._won_cards(), time_limit=self.limit
+        )
+        w = self._won[view]
+        out: list[tuple[Move, tuple[Card, ...], Bounds]] = []
+        for v in vals:
+            assert v.bounds is not None
+            out.append((v.card, v.equals, (w + v.bounds[0], w + v.bounds[1])))
+        return out
+
+    def after_bounds(self, move: Move, seat: Seat) -> Bounds:
+        """The interval of ``seat``'s guarantee after ``move``."""
+        if self.limit is None:
+            v = self.after(move, seat)
+            return v, v
+        if self.game.kind == "ravage":  # the core counts the cards this trick wins
+            for card, equals, b in self.options_bounds(seat):
+                if move == card or move in equals:
+                    return b
+            raise AssertionError("a legal card is in no group")  # pragma: no cover
+        saved = list(self._won)
+        self.play(move)
+        try:
+            return self.bounds(seat)
+        finally:
+            self.deal.unplay()
+            self._won = saved
 
     def after(self, move: Move, seat: Seat) -> Score:
         if self.game.kind == "ravage":  # the core counts the cards this trick wins
@@ -756,8 +893,10 @@ class _TrickLine:
         return _four([_num(x) for x in s])
 
     def values_of(self, view: Seat) -> CardValues:
-        opts = self.options(view)
-        return _card_values(self, view, opts, trick_cards=tuple(self.deal.trick))
+        opts = self.options_bounds(view)
+        return _card_values(
+            self, view, opts, limited=self.limit is not None, trick_cards=tuple(self.deal.trick)
+        )
 
 
 class _DominoLine:
@@ -806,6 +945,20 @@ class _DominoLine:
     def after(self, move: Move, seat: Seat) -> Score:
         return self._view_value(domino_play(self.pos, self.game, move), seat)
 
+    # Dominoes is never limited (milliseconds a seat): its intervals are one value.
+
+    def bounds(self, seat: Seat) -> Bounds:
+        v = self.value(seat)
+        assert v is not None
+        return v, v
+
+    def options_bounds(self, view: Seat) -> list[tuple[Move, tuple[Card, ...], Bounds]]:
+        return [(c, eq, (v, v)) for c, eq, v in self.options(view)]
+
+    def after_bounds(self, move: Move, seat: Seat) -> Bounds:
+        v = self.after(move, seat)
+        return v, v
+
     def forced(self) -> bool:
         """Whether the seat to move has one move at most (a card, or a pass)."""
         return len(domino_moves(self.pos, self.game)) <= 1
@@ -827,35 +980,53 @@ class _DominoLine:
         return domino_scores(self.game, domino_places(self.pos))
 
     def values_of(self, view: Seat) -> CardValues:
-        return _card_values(self, view, self.options(view), layout=str(self.pos.layout))
+        opts = self.options_bounds(view)
+        return _card_values(self, view, opts, limited=False, layout=str(self.pos.layout))
 
     def deal_text(self) -> str:
         return Deal(list(self.pos.hands)).to_pbn()
 
 
+def _exact(v: Score | None) -> Score:
+    assert v is not None
+    return v
+
+
 def _card_values(
     line: _TrickLine | _DominoLine,
     view: Seat,
-    opts: list[tuple[Move, tuple[Card, ...], Score]],
+    opts: list[tuple[Move, tuple[Card, ...], Bounds]],
     *,
+    limited: bool,
     trick_cards: tuple[Card, ...] = (),
     layout: str | None = None,
 ) -> CardValues:
     mover = line.mover
-    vals = [v for _, _, v in opts]
-    top = max(vals) if view == mover else min(vals)
-    options = tuple(CardOption(c, eq, v, v == top) for c, eq, v in opts)
+    pick = max if view == mover else min
+    lo = pick(b[0] for _, _, b in opts)
+    hi = pick(b[1] for _, _, b in opts)
+    options = tuple(
+        CardOption(
+            c,
+            eq,
+            b[0] if b[0] == b[1] else None,
+            b[1] >= lo if view == mover else b[0] <= hi,
+            b if limited else None,
+        )
+        for c, eq, b in opts
+    )
     deal = line.deal.to_pbn() if isinstance(line, _TrickLine) else line.deal_text()
     return CardValues(
         line.game,
         deal,
         mover,
         view,
-        top,
+        lo if lo == hi else None,
         options,
         trick=line.trick,
         trick_cards=trick_cards,
         layout=layout,
+        bounds=(lo, hi) if limited else None,
     )
 
 
@@ -1038,6 +1209,8 @@ def analyze(
     variants: Iterable[str] = (),
     scale: Scale | str | Path | None = None,
     solver: Solver | None = None,
+    time_limit: float | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> Analysis:
     """Analyse a position and, with ``play``, the cost of every move of a play record.
 
@@ -1049,9 +1222,16 @@ def analyze(
     seat's point of view or from ``seat``'s.  ``start='best'``: the declarer's best
     Dominoes starting rank.
 
+    ``time_limit``: seconds for each search (each guarantee before and after a move,
+    each card value; Dominoes is never limited).  A search that does not finish
+    gives the interval proved (see :class:`Analysis`): on full deals of the
+    negative contracts the early moves take minutes each without a limit.
+    ``on_progress(done, total)`` is called before each move of the record is
+    analysed and before the card values, with ``(total, total)`` at the end.
+
     :raises IllegalPlayError: naming the card (or pass), its number in the record and
         the trick, for a move that may not be played, or a move after the end.
-    :raises ParseError: for bad names.
+    :raises ParseError: for bad names, or a time limit that is not a positive number.
     :raises InvalidPositionError: for an impossible position, or a viewing seat that
         was out before a Dominoes ending began.
 
@@ -1060,7 +1240,11 @@ def analyze(
     [('SA', -2, True), ('H2', -2, True)]
     """
     t0 = time.perf_counter()
+    check_limits(time_limit)
     line = _setup(solver, deal, contract, trump, start, declarer, rules, variants, scale)
+    if isinstance(line, _TrickLine):
+        line.limit = time_limit
+    limited = time_limit is not None
     view = None if seat is None else to_seat(seat)
     start_text, leader = _deal_text(line), _first_mover(line)
     moves = parse_moves(play) if play is not None else []
@@ -1068,8 +1252,11 @@ def analyze(
     costs: list[Score] = [0, 0, 0, 0]
     k = 0
     i = 0
+    steps = len(moves) + 1
     while i < len(moves):
         move = moves[i]
+        if on_progress is not None:
+            on_progress(min(k, steps - 1), steps)
         k += 1
         where = f"card {k} of the play" if isinstance(line, _TrickLine) else f"move {k}"
         if line.over:
@@ -1087,18 +1274,40 @@ def analyze(
             line.check(move)
         except IllegalPlayError as e:
             raise IllegalPlayError(f"{where}: {e}") from None
-        before = line.value(mover)
-        assert before is not None
-        after = before if line.forced() else line.after(move, mover)
+        before = line.bounds(mover)
+        after = before if line.forced() else line.after_bounds(move, mover)
         better: tuple[Move, ...] = ()
-        if after < before:
-            better = tuple(m for c, eq, v in line.options(mover) if v == before for m in (c, *eq))
-            costs[mover] += before - after
-        plays.append(PlayedCard(k, number, mover, move, before, after, better))
+        if after[1] < before[0]:
+            # the moves that kept the guarantee; under a limit, those that may have
+            # kept it and are proved to keep more than this one
+            better = tuple(
+                m
+                for c, eq, b in line.options_bounds(mover)
+                if b[1] >= before[0] and b[0] > after[1]
+                for m in (c, *eq)
+            )
+            costs[mover] += before[0] - after[1]
+        plays.append(
+            PlayedCard(
+                k,
+                number,
+                mover,
+                move,
+                before[0] if before[0] == before[1] else None,
+                after[0] if after[0] == after[1] else None,
+                better,
+                before if limited else None,
+                after if limited else None,
+            )
+        )
         line.play(move)
     position = None
     if not line.over:
+        if on_progress is not None:
+            on_progress(steps - 1, steps)
         position = line.values_of(view if view is not None else line.mover)
+    if on_progress is not None:
+        on_progress(steps, steps)
     final = line.scores() if line.over else None
     return Analysis(
         line.game,
@@ -1110,6 +1319,7 @@ def analyze(
         line.won(),
         final,
         time.perf_counter() - t0,
+        time_limit,
     )
 
 

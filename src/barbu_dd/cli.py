@@ -852,8 +852,18 @@ def _values_table(pv: analysis.CardValues) -> Table:
         eq = " ".join(_card_text(c) for c in o.equals)
         star = "[bold green]*[/bold green]" if o.best else ""
         style = "bold" if o.best else ""
-        t.add_row(_card_text(o.card), eq, _fmt(o.value), star, style=style)
+        t.add_row(_card_text(o.card), eq, _fmt_bounded(o.value, o.bounds), star, style=style)
     return t
+
+
+def _cost_text(p: analysis.PlayedCard) -> str:
+    """A move's cost: empty when it is no error, ``lo..hi`` when a time limit left the
+    cost open, with ``?`` when it left open whether the move is an error at all."""
+    lo, hi = p.cost_bounds
+    if hi == 0:
+        return ""
+    text = str(lo) if lo == hi else f"{lo}..{hi}"
+    return text if p.decided else text + "?"
 
 
 @app.command("analyze")
@@ -871,8 +881,19 @@ def analyze_cmd(
     scale: ScaleOpt = None,
     board: BoardOpt = None,
     json_out: JsonOpt = False,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--time-limit",
+            help="Seconds for each search (each guarantee before and after a card, each "
+            "card value); one not finished shows the interval proved for it (lo..hi).",
+            show_default=False,
+        ),
+    ] = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Card values, and the cost of each card of a play record (errors per player)."""
+    check_limits(time_limit, names=("--time-limit", "--node-limit"))
     variants, sc = _options(rules, variant, scale, declarer)
     game, best = analysis.parse_game(
         contract, rules=rules, variants=variants, scale=sc, trump=trump, start=start
@@ -891,19 +912,22 @@ def analyze_cmd(
             deal, record = found
         else:
             deal, decl = board.deal, board.declarer(variants, declarer)
-        a = analysis.analyze(
-            deal,
-            game if not best else contract,
-            play=record,
-            seat=seat,
-            declarer=decl,
-            trump=trump,
-            start=start,
-            rules=rules,
-            variants=variants,
-            scale=sc,
-            solver=solver,
-        )
+        with _steps_progress(board.label, quiet) as update:
+            a = analysis.analyze(
+                deal,
+                game if not best else contract,
+                play=record,
+                seat=seat,
+                declarer=decl,
+                trump=trump,
+                start=start,
+                rules=rules,
+                variants=variants,
+                scale=sc,
+                solver=solver,
+                time_limit=time_limit,
+                on_progress=lambda done, total: update(None, done, total),
+            )
         if json_out:
             rec: dict[str, object] = {"board": _board_key(board)}
             rec.update(a.as_dict())
@@ -923,15 +947,28 @@ def analyze_cmd(
                     "" if p.trick is None else str(p.trick),
                     p.seat.name,
                     _card_text(p.card),
-                    _fmt(p.before),
-                    _fmt(p.after),
-                    str(p.cost) if p.error else "",
+                    _fmt_bounded(p.before, p.before_bounds),
+                    _fmt_bounded(p.after, p.after_bounds),
+                    _cost_text(p),
                     " ".join(_card_text(m) for m in p.better),
-                    style="bold red" if p.error else "",
+                    style="bold red" if p.error else "" if p.decided else "yellow",
                 )
             console.print(t)
-            costs = ", ".join(f"{s.name} {a.costs[s]}" for s in Seat)
-            console.print(f"Errors: {len(a.errors)}; cost by player: {costs}; total {a.total_cost}")
+            if a.time_limit is None:
+                costs = ", ".join(f"{s.name} {a.costs[s]}" for s in Seat)
+                console.print(
+                    f"Errors: {len(a.errors)}; cost by player: {costs}; total {a.total_cost}"
+                )
+            else:
+                cb = a.cost_bounds
+                costs = ", ".join(
+                    f"{s.name} {lo}" if lo == hi else f"{s.name} {lo}..{hi}"
+                    for s, (lo, hi) in zip(Seat, cb, strict=True)
+                )
+                console.print(
+                    f"Errors: {len(a.errors)} proved, {len(a.undecided)} undecided (the time "
+                    f"limit); cost by player: {costs}; proved in all {a.total_cost}"
+                )
         if a.scores is not None:
             res = ", ".join(f"{s.name} {_fmt(a.scores[s])}" for s in Seat)
             console.print(f"Result: {res}")
@@ -942,7 +979,7 @@ def analyze_cmd(
                 where += ", cards so far " + " ".join(_card_text(c) for c in pv.trick_cards)
             console.print(
                 f"{pv.mover.name} to play ({escape(where)}); values for {pv.view.name}, "
-                f"position {_fmt(pv.value)}:"
+                f"position {_fmt_bounded(pv.value, pv.bounds)}:"
             )
             console.print(_values_table(pv))
         console.print(f"[dim]{a.seconds * 1000:.1f} ms[/dim]\n")

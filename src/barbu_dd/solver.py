@@ -129,11 +129,17 @@ class Solution:
 
 @dataclass(frozen=True)
 class CardValue:
-    """The value of playing a card (and its equals) for the seat whose view is taken."""
+    """The value of playing a card (and its equals) for the seat whose view is taken.
+
+    Under a time or node limit, ``bounds`` is the interval ``(lo, hi)`` the value is
+    proved to lie in (``lo == hi``: the search finished), and ``value`` is ``None``
+    if it did not finish.
+    """
 
     card: Card
     equals: tuple[Card, ...] = field(default_factory=tuple)
-    value: Score = 0
+    value: Score | None = 0
+    bounds: Bounds | None = None
 
     @property
     def name(self) -> str:
@@ -644,10 +650,14 @@ class Solver:
         variants: Iterable[str] = (),
         scale: Scale | str | Path | None = None,
         won: Sequence[Sequence[int]] | None = None,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
     ) -> list[CardValue]:
         """The value of every legal card of the seat to move; see :func:`card_values`
         (``won``: as for :meth:`solve`)."""
         game = _game(contract, rules, variants, scale, trump, start)
+        check_limits(time_limit, node_limit)
+        limited = time_limit is not None or node_limit is not None
         self._load_game(game)
         d, hands, trick, leader = self._position(deal, game, declarer)
         w = _won_rows(won, d, game)
@@ -662,18 +672,36 @@ class Solver:
         out: list[CardValue] = []
         for group in self._core.groups(hands, trick, int(leader)):
             c = group[0]
-            v = self._value_after(d, game, c, mask, w)
-            score = _to_score(v, game)
-            out.append(CardValue(c, tuple(group[1:]), score))
+            lo, hi = self._value_after(d, game, c, mask, w, time_limit, node_limit)
+            b = (_to_score(lo, game), _to_score(hi, game))
+            value = b[0] if lo == hi else None
+            out.append(CardValue(c, tuple(group[1:]), value, b if limited else None))
         return out
 
     def _value_after(
-        self, d: Deal, game: Game, card: Card, mask: int, won: list[list[int]] | None = None
-    ) -> int:
-        """The side's value after ``card``, the points of a trick it completes included."""
+        self,
+        d: Deal,
+        game: Game,
+        card: Card,
+        mask: int,
+        won: list[list[int]] | None = None,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+    ) -> tuple[int, int]:
+        """The interval of the side's value after ``card`` (one value without a limit),
+        the points of a trick it completes included."""
         assert d.leader is not None
-        v, _ = self._core.value_after(list(d.masks), list(d.trick), int(d.leader), mask, card, won)
-        return int(v)
+        lo, hi, _ = self._core.value_after(
+            list(d.masks),
+            list(d.trick),
+            int(d.leader),
+            mask,
+            card,
+            won,
+            seconds=time_limit or 0.0,
+            max_nodes=node_limit or 0,
+        )
+        return int(lo), int(hi)
 
 
 _default: Solver | None = None
@@ -762,12 +790,16 @@ def card_values(
     variants: Iterable[str] = (),
     scale: Scale | str | Path | None = None,
     won: Sequence[Sequence[int]] | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
 ) -> list[CardValue]:
     """The value of every legal card of the seat to move (equal cards grouped, as DDS).
 
     A card's value is the score the viewing seat (the mover by default, or
     ``seat``/``side``) can guarantee after that card is played (``won``: as for
-    :func:`solve`).
+    :func:`solve`).  ``time_limit`` (seconds) and ``node_limit`` bound each card's
+    search: a value not finished is ``None``, with the interval proved for it in
+    ``bounds`` (see :class:`CardValue`).
 
     :raises ParseError: for bad names.
     :raises InvalidPositionError: for an impossible position.
@@ -788,6 +820,8 @@ def card_values(
         variants=variants,
         scale=scale,
         won=won,
+        time_limit=time_limit,
+        node_limit=node_limit,
     )
 
 
