@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -412,6 +413,33 @@ def test_time_limited_analysis_holds_the_exact_one(
         assert _timeless(loose.as_dict()) == _timeless(exact.as_dict())
 
 
+@pytest.mark.parametrize(("contract", "rules", "trump", "variants"), LIMITED_GAMES)
+def test_time_limited_playout(
+    contract: str, rules: str, trump: str | None, variants: tuple[str, ...]
+) -> None:
+    # Under a tiny limit the line's scores still add up, the guarantees' intervals
+    # hold the exact ones; with time to spare it is the consistent line.
+    rng = random.Random(f"limited line {contract}")
+    game = make_game(contract, rules=rules, trump=trump, variants=variants)
+    deal = random_ending(rng, 6, bias="trumps" if contract == "trumps" else "duties")
+    exact = playout(deal, game, solver=Solver(1 << 22))
+    tight = playout(deal, game, solver=Solver(1 << 22), time_limit=1e-5)
+    assert tight.time_limit == 1e-5 and tight.guarantee_bounds is not None
+    assert sum(tight.scores) == sum(exact.scores)  # type: ignore[arg-type]
+    assert len(tight.steps) == len(exact.steps) == 24
+    for s in Seat:
+        lo, hi = tight.guarantee_bounds[s]
+        assert lo <= exact.guarantees[s] <= hi  # type: ignore[operator]
+        assert tight.guarantees[s] in (None, exact.guarantees[s])
+    for st in tight.steps:
+        assert st.bounds is not None and st.value in (None, st.bounds[0])
+    loose = playout(deal, game, solver=Solver(1 << 22), time_limit=60)
+    assert loose.exact and loose.steps == tuple(
+        replace(st, bounds=(st.value, st.value)) for st in exact.steps
+    )
+    assert (loose.guarantees, loose.scores) == (exact.guarantees, exact.scores)
+
+
 @pytest.mark.parametrize(("contract", "rules", "trump"), TRICK_CONTRACTS)
 def test_playout_sums_to_total_on_endings(contract: str, rules: str, trump: str | None) -> None:
     rng = random.Random(f"playout {contract}")
@@ -788,6 +816,12 @@ def test_cli_analyze_time_limit(tmp_path: Path) -> None:
     assert code == 0 and "proved" in out and ".." in out
     code, _, err = run(*args[:-1], "0")
     assert code == 1 and "--time-limit must be" in err and err.count("\n") == 1
+    # playout: the line the bounds pick, its scores adding up to the total
+    code, out, err = run("playout", f, "-c", "no-tricks", "--time-limit", "0.01", "--json")
+    assert code == 0, err
+    rec = json.loads(out)
+    assert rec["time_limit"] == 0.01 and rec["total"] == -26 and len(rec["line"]) == 52
+    assert all(lo <= hi for lo, hi in rec["guarantee_bounds"].values())
 
 
 def test_cli_playout_and_table(tmp_path: Path) -> None:

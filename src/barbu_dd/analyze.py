@@ -472,18 +472,24 @@ class LineStep(_MoveRecord):
     (unchanged by the move: each player keeps its own guarantee highest).
 
     ``winner`` is the seat that won the trick the card completes (trick contracts).
+    Under a time limit ``bounds`` is the interval of the mover's guarantee (``value``
+    is ``None`` unless it is one value).
     """
 
-    value: Score = 0
+    value: Score | None = 0
     winner: Seat | None = None
+    bounds: Bounds | None = None
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready dict."""
-        return {
+        out: dict[str, object] = {
             **super().as_dict(),
             "value": self.value,
             "winner": None if self.winner is None else self.winner.name,
         }
+        if self.bounds is not None:
+            out["bounds"] = list(self.bounds)
+        return out
 
 
 @dataclass(frozen=True)
@@ -495,6 +501,11 @@ class Playout:
     ``total``: the contract's total for a full deal (``Game.total``), what the
     ending hands out otherwise.  ``tricks`` (trick contracts) are the line's tricks,
     ``places`` (Dominoes) the finishing places.
+
+    With ``time_limit`` (see :func:`playout`) ``guarantee_bounds`` are the
+    intervals proved for the guarantees (a guarantee not finished is ``None``), and
+    the line is the one the proved bounds pick; it is consistent where every search
+    finished (:attr:`exact`).
     """
 
     game: Game
@@ -506,6 +517,14 @@ class Playout:
     tricks: tuple[Trick, ...] = ()
     places: tuple[int | None, int | None, int | None, int | None] | None = None
     seconds: float = 0.0
+    guarantee_bounds: tuple[Bounds, Bounds, Bounds, Bounds] | None = None
+    time_limit: float | None = None
+
+    @property
+    def exact(self) -> bool:
+        """Whether every guarantee of the line is exact (always, without a limit)."""
+        steps_ok = all(s.value is not None for s in self.steps)
+        return steps_ok and (self.guarantee_bounds is None or None not in self.guarantees)
 
     @property
     def total(self) -> Score:
@@ -532,6 +551,11 @@ class Playout:
         if self.places is not None:
             out["places"] = {s.name: self.places[s] for s in Seat}
         out["guarantees"] = {s.name: self.guarantees[s] for s in Seat}
+        if self.guarantee_bounds is not None:
+            out["guarantee_bounds"] = {s.name: list(self.guarantee_bounds[s]) for s in Seat}
+        if self.time_limit is not None:
+            out["time_limit"] = self.time_limit
+            out["exact"] = self.exact
         out["scores"] = {s.name: self.scores[s] for s in Seat}
         out["total"] = self.total
         out["seconds"] = round(self.seconds, 6)
@@ -1344,6 +1368,8 @@ def playout(
     variants: Iterable[str] = (),
     scale: Scale | str | Path | None = None,
     solver: Solver | None = None,
+    time_limit: float | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> Playout:
     """A consistent line: at every turn the seat to move plays a card that keeps its own
     guarantee highest (SPEC §5 from its point of view), to the end of the deal.
@@ -1353,7 +1379,15 @@ def playout(
     ends below its guarantee at the start, and the scores add up to what the
     position hands out (the contract's total for a full deal).
 
-    :raises ParseError: for bad names.
+    ``time_limit``: seconds for each search (each guarantee at the start, each card
+    value; Dominoes is never limited).  Each mover then plays the card with the
+    highest proved lower bound (then the highest upper bound, then the tie rule):
+    where every search finished that is the consistent line, elsewhere the line the
+    bounds pick, and its scores still add up to the total.
+    ``on_progress(done, total)`` is called before each move, with ``(total,
+    total)`` at the end (the moves of the line, a full deal's 52).
+
+    :raises ParseError: for bad names, or a time limit that is not a positive number.
     :raises InvalidPositionError: for an impossible position.
 
     >>> p = playout("N:A2... K3... Q4... J5...", "no-tricks", declarer="N")
@@ -1361,18 +1395,39 @@ def playout(
     (['S2', 'S3', 'S4', 'S5', 'SJ', 'SA', 'SK', 'SQ'], (-2, 0, 0, -2), -4)
     """
     t0 = time.perf_counter()
+    check_limits(time_limit)
     line = _setup(solver, deal, contract, trump, start, declarer, rules, variants, scale)
+    limited = time_limit is not None and isinstance(line, _TrickLine)
+    if isinstance(line, _TrickLine):
+        line.limit = time_limit
+        total = sum(m.bit_count() for m in line.deal.masks)
+    else:
+        total = sum(h.bit_count() for h in line.pos.hands)
     start_text, leader = _deal_text(line), _first_mover(line)
-    guarantees = _four([line.value(s) for s in Seat])
+    g_bounds: tuple[Bounds, Bounds, Bounds, Bounds] | None = None
+    if limited:
+        gb = [line.bounds(s) for s in Seat]
+        g_bounds = (gb[0], gb[1], gb[2], gb[3])
+        guarantees = _four([b[0] if b[0] == b[1] else None for b in gb])
+    else:
+        guarantees = _four([line.value(s) for s in Seat])
     steps: list[LineStep] = []
     while not line.over:
+        if on_progress is not None:
+            on_progress(min(len(steps), total), max(total, len(steps) + 1))
         mover, number = line.mover, line.trick
-        opts = line.options(mover)
-        top = max(v for _, _, v in opts)
-        choices = [m for c, eq, v in opts if v == top for m in (c, *eq)]
+        opts = line.options_bounds(mover)
+        lo = max(b[0] for _, _, b in opts)
+        hi = max(b[1] for _, _, b in opts)
+        pick = max(b for _, _, b in opts)  # the highest lower bound, then upper bound
+        choices = [m for c, eq, b in opts if b == pick for m in (c, *eq)]
         move = min(choices, key=_tie_key)
         winner = line.play(move)
-        steps.append(LineStep(len(steps) + 1, number, mover, move, top, winner))
+        value = lo if lo == hi else None
+        bounds = (lo, hi) if limited else None
+        steps.append(LineStep(len(steps) + 1, number, mover, move, value, winner, bounds))
+    if on_progress is not None:
+        on_progress(len(steps), len(steps))
     scores = line.scores()
     tricks: tuple[Trick, ...] = ()
     places = None
@@ -1390,6 +1445,8 @@ def playout(
         tricks,
         places,
         time.perf_counter() - t0,
+        g_bounds,
+        time_limit if limited else None,
     )
 
 

@@ -1036,8 +1036,19 @@ def playout_cmd(
     scale: ScaleOpt = None,
     board: BoardOpt = None,
     json_out: JsonOpt = False,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--time-limit",
+            help="Seconds for each search (each guarantee, each card value); each player "
+            "then plays the card with the best proved bounds.",
+            show_default=False,
+        ),
+    ] = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """A consistent line: each player always keeps its own guarantee highest."""
+    check_limits(time_limit, names=("--time-limit", "--node-limit"))
     variants, sc = _options(rules, variant, scale, declarer)
     analysis.parse_game(
         contract, rules=rules, variants=variants, scale=sc, trump=trump, start=start
@@ -1045,17 +1056,20 @@ def playout_cmd(
     solver = Solver()
 
     def each(board: Board) -> None:
-        p = analysis.playout(
-            board.deal,
-            contract,
-            declarer=board.declarer(variants, declarer),
-            trump=trump,
-            start=start,
-            rules=rules,
-            variants=variants,
-            scale=sc,
-            solver=solver,
-        )
+        with _steps_progress(board.label, quiet) as update:
+            p = analysis.playout(
+                board.deal,
+                contract,
+                declarer=board.declarer(variants, declarer),
+                trump=trump,
+                start=start,
+                rules=rules,
+                variants=variants,
+                scale=sc,
+                solver=solver,
+                time_limit=time_limit,
+                on_progress=lambda done, total: update(None, done, total),
+            )
         if json_out:
             rec: dict[str, object] = {"board": _board_key(board)}
             rec.update(p.as_dict())
@@ -1070,12 +1084,20 @@ def playout_cmd(
         for s in Seat:
             res.add_column(s.name, justify="right")
         res.add_column("total", justify="right")
-        g = p.guarantees
-        res.add_row("guaranteed", *(_fmt(g[s]) for s in Seat), "")
+        g, gb = p.guarantees, p.guarantee_bounds
+        res.add_row(
+            "guaranteed", *(_fmt_bounded(g[s], None if gb is None else gb[s]) for s in Seat), ""
+        )
         if p.places is not None:
             res.add_row("place", *(_fmt(p.places[s]) for s in Seat), "")
         res.add_row("line", *(_fmt(p.scores[s]) for s in Seat), _fmt(p.total), style="bold")
         console.print(res)
+        if not p.exact:
+            open_steps = sum(st.value is None for st in p.steps)
+            console.print(
+                f"The time limit left {open_steps} of the line's {len(p.steps)} guarantees "
+                "open: each player played the card with the best proved bounds."
+            )
         console.print(f"[dim]{p.seconds * 1000:.1f} ms[/dim]\n")
 
     _each_board(file, each, board)
