@@ -265,6 +265,18 @@ def test_doubles_of_a_trick_contract() -> None:
         assert s.may_double and s.redouble_pays == (s.mean > 0)
 
 
+def test_doubles_under_a_time_limit() -> None:
+    # No Tricks on full deals: exact lines would take minutes a sample; under a
+    # limit each sample's line is the one the proved bounds pick, and it still hands
+    # out the contract's -26.
+    adv = advise(HAND, contracts=["no-tricks"], doubles="no-tricks", samples=2, seed=4,
+                 workers=1, time_limit=0.5)  # fmt: skip
+    d = adv.doubles
+    assert d is not None and d.samples == 2 and d.label == "no-tricks"
+    assert sum(d.line_means) == pytest.approx(-26)
+    assert all(v <= 0 and round(v) % 2 == 0 for v in np.array(d.line_means) * 2)
+
+
 def run(*args: str) -> tuple[int, str, str]:
     r = runner.invoke(app, list(args))
     assert "Traceback" not in r.output

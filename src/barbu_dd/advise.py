@@ -56,7 +56,10 @@ Decisions:
   exact scores would give, whatever they are (see :func:`_stats`).  The choice of
   suit or rank and the advice rank by the midpoints; ``contenders`` are the
   contracts that the proved intervals do not rule out (the advice is *settled*
-  when there are none).  The doubles' playouts are exact lines and take no limit.
+  when there are none).  The doubles' playouts take the limit too: each search of
+  a sample's line gets 1/64 of it (the first tricks' positions use it, the later
+  ones finish at once), and each player plays the card with the best proved bounds
+  (the consistent line where every search finished; see :func:`playout`).
 - **Settling** (``settle_time``, with a time limit): most open scores do not
   matter to the advice.  After the samples, rounds solve again the open scores of
   the advised contract's chosen option and of the other options that may still
@@ -641,11 +644,25 @@ def _cell(job: _Job, item: tuple[str, int, str, float, float]) -> list[float]:
     return list(_bounds(sv, deal, job.games[j], job.declarer, limit, bound))
 
 
+#: Under a time limit, a doubles playout's searches get this part of a sample's time
+#: each: the first tricks' positions (a dozen moves of a few cards each) take it,
+#: the later ones finish at once.
+_LINE_SHARE = 64
+
+
 def _line(job: _Job, deal: str) -> list[float]:
-    """A sample's doubles task: the four scores of the consistent line in ``games[0]``."""
+    """A sample's doubles task: the four scores of the consistent line in ``games[0]``
+    (under a time limit, the line the proved bounds pick; see :func:`playout`)."""
     from .analyze import playout
 
-    p = playout(deal, job.games[0], declarer=job.declarer, solver=_worker_solver(job.tt_bytes))
+    limit = None if job.time_limit is None else job.time_limit / _LINE_SHARE
+    p = playout(
+        deal,
+        job.games[0],
+        declarer=job.declarer,
+        solver=_worker_solver(job.tt_bytes),
+        time_limit=limit,
+    )
     return [float(s) if s is not None else 0.0 for s in p.scores]
 
 
@@ -1169,7 +1186,7 @@ def advise(
                     on_progress(count, samples, f"doubles {dbl_label}")
 
             lines = line_rows
-            runner.run("line", _Job((g,), decl, tt_bytes), deals, each_line)
+            runner.run("line", _Job((g,), decl, tt_bytes, time_limit), deals, each_line)
     except KeyboardInterrupt:
         complete = False
         runner.close(abort=True)
