@@ -405,6 +405,7 @@ def test_batch_cli_errors(tmp_path: Path, endings: Path) -> None:
         (["-c", "barbu", "--format", "xml"], "unknown format"),
         (["-c", "barbu", "--format", "parquet"], "parquet output needs a file"),
         (["-c", "barbu", "--resume"], "--resume needs the output file"),
+        (["-c", "barbu", "--retry-open", "--time-limit", "1"], "--retry-open needs the output"),
         (["-c", "barbu", "--dask", "remote"], "--dask takes 'local'"),
         (["-c", "barbu", "--dask", "local", "--scheduler", "tcp://x:1"], "not both"),
         (["-c", "barbu", e], "a file is given twice"),

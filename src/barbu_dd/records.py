@@ -435,7 +435,8 @@ class ResultWriter:
             if self.format == "parquet":
                 raise ParseError("parquet output needs a file: give -o OUT.parquet")
             if resume or retry_open:
-                raise ParseError("--resume needs the output file: give -o OUT")
+                flag = "--retry-open" if retry_open else "--resume"
+                raise ParseError(f"{flag} needs the output file: give -o OUT")
             self._f: TextIO = stream if stream is not None else sys.stdout
             self._own = False
         else:
