@@ -596,6 +596,45 @@ def test_retry_open(tmp_path: Path, endings: Path, expected: np.ndarray, fmt: st
         assert code == 1 and msg in err and err.count("\n") == 1, err
 
 
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_retry_meets_the_old_intervals(tmp_path: Path, fmt: str) -> None:
+    # A board solved again keeps what its old record proved: each new interval is
+    # met with the old one, and one that meets in a single value is a score.
+    pbn = tmp_path / "full.pbn"
+    pbn.write_text(
+        "".join(f'[Board "{i}"]\n[Dealer "N"]\n[Deal "{d}"]\n\n' for i, d in enumerate(FULL, 1))
+    )
+    out = tmp_path / f"out.{fmt}"
+    args = ["batch", str(pbn), "-c", "no-tricks", "-w", "1", "-o", str(out), "--time-limit", "0.05"]
+    assert run(*args)[0] == 0
+    job = make_job(["no-tricks"], time_limit=0.05)
+    old = {r["index"]: r for r in read_records(out)}
+
+    def proved(rec: dict) -> list[tuple[int, int]]:  # type: ignore[type-arg]
+        if fmt == "jsonl":
+            return [tuple(rec["bounds"]["no-tricks"][s]) for s in "NESW"]  # type: ignore[misc]
+        return [(rec[f"no-tricks.{s}.lo"], rec[f"no-tricks.{s}.hi"]) for s in "NESW"]
+
+    w = ResultWriter(out, job, retry_open=True)
+    assert w.reopened == 2 and len(w.done) == 0
+    before = proved(old[1])
+    # the new search proves less on N..W, but meets N's old lower bound from below
+    wide = [(-26, 0)] * 4
+    wide[0] = (before[0][0] - 8, before[0][0])
+    r = BoardResult(0, scores=((None,) * 4,), starts=(None,), nodes=(1,), seconds=(0.1,),
+                    declarer=Seat.E, file=str(pbn), index=1, tags={"Board": "1"},
+                    bounds=(tuple(wide),))  # type: ignore[arg-type]  # fmt: skip
+    w.write(r)
+    w.close()
+    recs = {r["index"]: r for r in read_records(out)}
+    assert len(recs) == 2 and len(list(read_records(out))) == 2
+    got = proved(recs[1])
+    assert got[0] == (before[0][0], before[0][0]) and got[1:] == before[1:]
+    n_score = recs[1]["scores"]["no-tricks"]["N"] if fmt == "jsonl" else recs[1]["no-tricks.N"]
+    assert n_score == before[0][0]
+    assert recs[2] == old[2]
+
+
 # -- kill -9 and resume ------------------------------------------------------------------
 
 

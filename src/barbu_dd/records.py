@@ -54,10 +54,11 @@ import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from .batch import BatchJob, BoardResult
+from .batch import BatchJob, BoardResult, Bounds4, Scores4
 from .cards import SEATS
 from .errors import BarbuError, ParseError
 
@@ -383,6 +384,58 @@ def _check_record(rec: dict[str, Any], job: BatchJob, where: str, columns: Seque
         )
 
 
+def _whole(x: Any) -> Any:
+    """A number read back from a record, whole numbers as ``int`` (Parquet stores doubles)."""
+    return int(x) if isinstance(x, float) and x.is_integer() else x
+
+
+def _record_bounds(rec: dict[str, Any], job: BatchJob) -> list[list[tuple[Any, Any] | None]]:
+    """The intervals a limited record proved: per contract, per seat (``None``: none)."""
+    out: list[list[tuple[Any, Any] | None]] = []
+    for label in job.labels:
+        row: list[tuple[Any, Any] | None] = []
+        for s in SEATS:
+            if "bounds" in rec:  # JSON Lines
+                b = (rec["bounds"].get(label) or {}).get(s.name)
+                lo, hi = (None, None) if b is None else b
+            else:
+                lo, hi = rec.get(f"{label}.{s.name}.lo"), rec.get(f"{label}.{s.name}.hi")
+            row.append(None if lo is None or hi is None else (_whole(lo), _whole(hi)))
+        out.append(row)
+    return out
+
+
+def _met(
+    a: list[list[tuple[Any, Any] | None]] | None, b: list[list[tuple[Any, Any] | None]]
+) -> list[list[tuple[Any, Any] | None]]:
+    """Two sets of proved intervals of the same scores, met (``None``: nothing proved)."""
+    if a is None:
+        return b
+    return [
+        [y if x is None else x if y is None else (max(x[0], y[0]), min(x[1], y[1])) for x, y in
+         zip(ra, rb, strict=True)]
+        for ra, rb in zip(a, b, strict=True)
+    ]  # fmt: skip
+
+
+def _narrowed(r: BoardResult, old: list[list[tuple[Any, Any] | None]]) -> BoardResult:
+    """``r`` with its intervals met with ``old`` (a score whose interval meets in one
+    value is then exact)."""
+    bounds: list[Bounds4] = []
+    scores: list[Scores4] = []
+    for row, old_row, srow in zip(r.bounds, old, r.scores, strict=True):
+        met = _met([list(row)], [old_row])[0]
+        if any(b is not None and b[0] > b[1] for b in met):  # pragma: no cover - never
+            met = list(row)  # disjoint intervals: keep the new ones
+        bounds.append((met[0], met[1], met[2], met[3]))
+        sc = [
+            v if b is None else (b[0] if b[0] == b[1] else None)
+            for v, b in zip(srow, met, strict=True)
+        ]
+        scores.append((sc[0], sc[1], sc[2], sc[3]))
+    return replace(r, bounds=tuple(bounds), scores=tuple(scores))
+
+
 # -- writing --------------------------------------------------------------------------
 
 
@@ -430,6 +483,8 @@ class ResultWriter:
         resume = resume or retry_open
         self._seen = DoneSet()  # every board the output holds a record of
         self._twice: set[tuple[str, int]] = set()  # boards with more than one record
+        # the intervals proved for the open boards (retry_open), met with the new ones
+        self._proved: dict[tuple[str, int], list[list[tuple[Any, Any] | None]]] = {}
         self._csv: Any = None
         if self.path is None:
             if self.format == "parquet":
@@ -507,8 +562,12 @@ class ResultWriter:
                 self._seen.add(file, index)
                 if self._retry and rec.get("exact") is False:
                     self.done.discard(file, index)
+                    self._proved[file, index] = _met(
+                        self._proved.get((file, index)), _record_bounds(rec, self.job)
+                    )
                 else:
                     self.done.add(file, index)
+                    self._proved.pop((file, index), None)
         except BarbuError:
             raise
         except ValueError as e:  # not UTF-8, a CSV cell that is no number, not Parquet
@@ -520,8 +579,16 @@ class ResultWriter:
     def write(self, r: BoardResult) -> None:
         """Write one solved board's record, and flush it.
 
+        A board solved again (``retry_open``) has its intervals met with those its
+        old records proved (both hold the exact score): never wider than before.
+
         :raises BarbuError: naming the output, if it cannot be written (disk full).
         """
+        old = None
+        if r.file is not None and r.index is not None:
+            old = self._proved.pop((r.file, r.index), None)
+        if old is not None and r.bounds:
+            r = _narrowed(r, old)
         try:
             if self.format == "csv":
                 self._csv.writerow(flat_row(r, self.job))
