@@ -1446,7 +1446,7 @@ def playout(
         places,
         time.perf_counter() - t0,
         g_bounds,
-        time_limit if limited else None,
+        time_limit,
     )
 
 
