@@ -360,7 +360,7 @@ def _timeless(rec: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in rec.items() if k not in ("seconds", "time_limit", "exact",
                                                     "undecided", "cost_bounds")}  # fmt: skip
     out["plays"] = [
-        {k: v for k, v in p.items() if not k.endswith("_bounds") and k != "decided"}
+        {k: v for k, v in p.items() if not k.endswith("_bounds") and k not in ("decided", "forced")}
         for p in rec["plays"]
     ]
     if rec["position"] is not None:
@@ -396,7 +396,9 @@ def test_time_limited_analysis_holds_the_exact_one(
             assert t.cost_bounds[0] <= e.cost <= t.cost_bounds[1] and t.cost <= e.cost
             assert not t.error or e.error
             assert not t.decided or t.error == e.error
-            assert e.decided and e.cost_bounds == (e.cost, e.cost)
+            assert e.decided and e.cost_bounds == (e.cost, e.cost) and e.forced == t.forced
+            if t.forced:  # the only legal card: never an error, however wide the bounds
+                assert t.cost_bounds == (0, 0) and t.decided
         for s in Seat:
             lo, hi = tight.cost_bounds[s]
             assert tight.costs[s] == lo <= exact.costs[s] <= hi

@@ -381,6 +381,30 @@ def test_parquet_resume_merges(tmp_path: Path, endings: Path) -> None:
     assert len(keys) == len(set(keys)) == 41
 
 
+def test_parquet_by_other_names(tmp_path: Path, endings: Path) -> None:
+    # A Parquet output named .pq, or given by --format with another suffix, is never
+    # cut like a line file when resumed, and a journal holding a board twice is
+    # written out with its last record.
+    pytest.importorskip("pyarrow")
+    first = tmp_path / "first.pbn"
+    write_pbn(list(read_pbn(endings))[:5], first)
+    for out, extra in [(tmp_path / "out.pq", []), (tmp_path / "out.bin", ["-f", "parquet"])]:
+        args = ["batch", str(first), "-c", "barbu", "-o", str(out), "-w", "1", *extra]
+        assert run(*args)[0] == 0
+        size = out.stat().st_size
+        code, _, err = run(*args, "--resume")
+        assert code == 0 and "0 boards solved, 5 already done" in err, err
+        assert out.stat().st_size == size and len(list(read_records(out, "parquet"))) == 5
+        recs = list(read_records(out, "parquet"))
+        late = dict(recs[2], nodes=777)
+        out.unlink()
+        journal_path(out).write_text("".join(json.dumps(r) + "\n" for r in [*recs, late]))
+        code, _, err = run(*args, "--resume")
+        assert code == 0 and "5 already done" in err, err
+        after = list(read_records(out, "parquet"))
+        assert len(after) == 5 and after[-1]["nodes"] == 777 and not journal_path(out).exists()
+
+
 def test_json_record_fields(tmp_path: Path, endings: Path) -> None:
     code, out, _ = run(
         "batch", str(endings), "-c", "barbu", "-c", "trumps", "--trump", "S",
@@ -624,7 +648,8 @@ def test_retry_meets_the_old_intervals(tmp_path: Path, fmt: str) -> None:
     r = BoardResult(0, scores=((None,) * 4,), starts=(None,), nodes=(1,), seconds=(0.1,),
                     declarer=Seat.E, file=str(pbn), index=1, tags={"Board": "1"},
                     bounds=(tuple(wide),))  # type: ignore[arg-type]  # fmt: skip
-    w.write(r)
+    met = w.write(r)
+    assert met.bounds[0][0] == (before[0][0],) * 2 and met.scores[0][0] == before[0][0]
     w.close()
     recs = {r["index"]: r for r in read_records(out)}
     assert len(recs) == 2 and len(list(read_records(out))) == 2

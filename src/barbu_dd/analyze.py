@@ -326,6 +326,8 @@ class PlayedCard(_MoveRecord):
     better: tuple[Move, ...] = ()
     before_bounds: Bounds | None = None
     after_bounds: Bounds | None = None
+    #: the only legal move (its guarantee after is the one before: never an error)
+    forced: bool = False
 
     def _ends(self) -> tuple[Score, Score, Score, Score]:
         b = self.before_bounds or (self.before, self.before)
@@ -350,7 +352,7 @@ class PlayedCard(_MoveRecord):
     def cost_bounds(self) -> Bounds:
         """The interval of the move's cost (one value without a limit)."""
         _, b_hi, a_lo, _ = self._ends()
-        return self.cost, max(b_hi - a_lo, 0)
+        return self.cost, 0 if self.forced else max(b_hi - a_lo, 0)
 
     @property
     def decided(self) -> bool:
@@ -373,6 +375,7 @@ class PlayedCard(_MoveRecord):
             out["after_bounds"] = list(self.after_bounds or (self.after, self.after))
             out["cost_bounds"] = list(self.cost_bounds)
             out["decided"] = self.decided
+            out["forced"] = self.forced
         return out
 
 
@@ -1299,7 +1302,8 @@ def analyze(
         except IllegalPlayError as e:
             raise IllegalPlayError(f"{where}: {e}") from None
         before = line.bounds(mover)
-        after = before if line.forced() else line.after_bounds(move, mover)
+        forced = line.forced()
+        after = before if forced else line.after_bounds(move, mover)
         better: tuple[Move, ...] = ()
         if after[1] < before[0]:
             # the moves that kept the guarantee; under a limit, those that may have
@@ -1322,6 +1326,7 @@ def analyze(
                 better,
                 before if limited else None,
                 after if limited else None,
+                forced,
             )
         )
         line.play(move)

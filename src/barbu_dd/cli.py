@@ -666,7 +666,8 @@ def batch_cmd(
     if scheduler is not None and dask is not None:
         raise ParseError("give --scheduler or --dask, not both")
     if (resume or retry_open) and force:
-        raise ParseError("give --resume (go on with OUT) or --force (replace it), not both")
+        flag = "--retry-open" if retry_open else "--resume"
+        raise ParseError(f"give {flag} (go on with OUT) or --force (replace it), not both")
     if retry_open and time_limit is None:
         raise ParseError(
             "--retry-open needs --time-limit (the boards left open were solved with one):"
@@ -725,8 +726,7 @@ def batch_cmd(
                 counts=counts,
             ):
                 if r.ok:
-                    writer.write(r)
-                    open_boards += not r.exact
+                    open_boards += not writer.write(r).exact  # (met with the old record)
                 else:
                     log.write(r)
                     if len(shown) < 20:
@@ -743,10 +743,12 @@ def batch_cmd(
     secs = time.perf_counter() - t0
     n = writer.written + log.count
     unfinished = f" ({open_boards} with scores not finished)" if time_limit is not None else ""
-    again = f", {writer.replaced} of {writer.reopened} open ones solved again" if retry_open else ""
+    retried = (
+        f", {writer.replaced} of {writer.reopened} open ones solved again" if retry_open else ""
+    )
     summary = (
         f"{writer.written} boards solved{unfinished}, {counts.get('skipped', 0)} already done"
-        f"{again}, {log.count} bad; {secs:.1f} s, {n / secs if secs > 0 else 0.0:.1f} boards/s"
+        f"{retried}, {log.count} bad; {secs:.1f} s, {n / secs if secs > 0 else 0.0:.1f} boards/s"
     )
     if log.count > len(shown):
         shown.append(f"... and {log.count - len(shown)} more bad boards")
@@ -755,8 +757,8 @@ def batch_cmd(
     for line in [*shown, summary]:
         err_console.print(line, markup=False, highlight=False, soft_wrap=True)
     if interrupted:
-        again = "--retry-open" if retry_open else "--resume"
-        raise fail(f"interrupted: run again with {again} to go on")
+        flag = "--retry-open" if retry_open else "--resume"
+        raise fail(f"interrupted: run again with {flag} to go on")
     if log.count:
         raise typer.Exit(code=1)
 
@@ -1094,9 +1096,11 @@ def playout_cmd(
         console.print(res)
         if not p.exact:
             open_steps = sum(st.value is None for st in p.steps)
+            open_start = sum(v is None for v in p.guarantees)
             console.print(
-                f"The time limit left {open_steps} of the line's {len(p.steps)} guarantees "
-                "open: each player played the card with the best proved bounds."
+                f"The time limit left guarantees open ({open_start} of the four at the start, "
+                f"{open_steps} of the line's {len(p.steps)} moves): each player played the "
+                "card with the best proved bounds."
             )
         console.print(f"[dim]{p.seconds * 1000:.1f} ms[/dim]\n")
 

@@ -52,6 +52,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -537,7 +538,8 @@ class ResultWriter:
                     " the same options, or write to another file"
                 )
         for p in self._targets(path):
-            if p.exists() and p.suffix != ".parquet":
+            # (a Parquet output's only line file is its journal, whatever its suffix)
+            if p.exists() and (self.format != "parquet" or p != path):
                 _cut_unfinished_line(p)
         if not any(p.exists() for p in self._targets(path)):
             return
@@ -576,11 +578,12 @@ class ResultWriter:
                 f"{str(path)!r}, record {n + 1}: cannot resume from it ({why})"
             ) from None
 
-    def write(self, r: BoardResult) -> None:
-        """Write one solved board's record, and flush it.
+    def write(self, r: BoardResult) -> BoardResult:
+        """Write one solved board's record, and flush it; returns the result written.
 
         A board solved again (``retry_open``) has its intervals met with those its
-        old records proved (both hold the exact score): never wider than before.
+        old records proved (both hold the exact score): never wider than before (the
+        result returned is the one met).
 
         :raises BarbuError: naming the output, if it cannot be written (disk full).
         """
@@ -606,6 +609,7 @@ class ResultWriter:
             self._seen.add(r.file, r.index)
             self.done.add(r.file, r.index)
         self.written += 1
+        return r
 
     def discard(self) -> None:
         """Close, and remove the output if this run made it and wrote nothing to it (a
@@ -647,7 +651,7 @@ def _keep_last(path: Path, fmt: str, twice: set[tuple[str, int]]) -> None:
     """Rewrite a JSON Lines or CSV output with only the last record of each board of
     ``twice`` (the others as they are), through a temporary file and a rename, so
     that a kill leaves the old file or the new one."""
-    tmp = Path(f"{path}.tmp")
+    tmp = Path(f"{path.resolve()}.tmp")
     if fmt == "csv":
         with open(path, encoding="utf-8", newline="") as f:
             rows = csv.reader(f)
@@ -682,7 +686,26 @@ def _keep_last(path: Path, fmt: str, twice: set[tuple[str, int]]) -> None:
                 n += 1
             g.flush()
             os.fsync(g.fileno())
-    os.replace(tmp, path)
+    _swap_in(tmp, path)
+
+
+def _swap_in(tmp: Path, path: Path) -> None:
+    """Put ``tmp`` in the place of ``path`` (atomically, keeping its permissions; a
+    symbolic link's target is replaced, not the link)."""
+    target = path.resolve()
+    if target.exists():
+        shutil.copymode(target, tmp)
+    os.replace(tmp, target)
+    try:  # the rename itself survives a crash once the directory is on disk
+        fd = os.open(target.parent, os.O_RDONLY)
+    except OSError:  # pragma: no cover - a directory that cannot be opened
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - file systems without directory fsync
+        pass
+    finally:
+        os.close(fd)
 
 
 def _parquet_schema(columns: Sequence[str]) -> Any:
@@ -708,10 +731,11 @@ def _write_parquet(path: Path, columns: Sequence[str], twice: set[tuple[str, int
     pq = _pyarrow_parquet()
     schema = _parquet_schema(columns)
     journal = journal_path(path)
-    tmp = Path(f"{path}.tmp")
+    tmp = Path(f"{path.resolve()}.tmp")
     last = {}
     if twice:
-        last = _last_of(((r.get("file"), r.get("index")) for r in read_records(path)), twice)
+        keys = ((r.get("file"), r.get("index")) for r in read_records(path, "parquet"))
+        last = _last_of(keys, twice)
     n = 0
 
     def kept(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -742,7 +766,7 @@ def _write_parquet(path: Path, columns: Sequence[str], twice: set[tuple[str, int
                 rows.clear()
         if rows:
             w.write_table(pa.Table.from_pylist(kept(rows), schema))
-    os.replace(tmp, path)
+    _swap_in(tmp, path)
     if journal.exists():
         journal.unlink()
 
