@@ -141,6 +141,16 @@ def test_trumps_ruff_is_forced_and_named() -> None:
     assert a.position is not None and a.position.mover == Seat.S
 
 
+def test_equal_cards_make_a_forced_move() -> None:
+    # N's SK and SQ are one group of equal cards: whichever N plays is never an error,
+    # however wide a time limit leaves its guarantee's bounds.
+    a = analyze("N:KQ... 2.A.. 3.K.. 4.Q..", "no-tricks", declarer="N", play="SK")
+    (p,) = a.plays
+    assert p.forced and p.before == p.after and not p.error and p.decided
+    a = analyze("N:KQ... 52... 3.K.. 4.Q..", "no-tricks", declarer="N", play="SQ S2")
+    assert [p.forced for p in a.plays] == [True, False]
+
+
 def test_dominoes_block() -> None:
     p = playout(BLOCK, "dominoes", start="9", declarer="E")
     assert [s.name for s in p.steps] == ["HK", "pass", "D2", "S3", "S2"]

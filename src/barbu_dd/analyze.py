@@ -326,7 +326,8 @@ class PlayedCard(_MoveRecord):
     better: tuple[Move, ...] = ()
     before_bounds: Bounds | None = None
     after_bounds: Bounds | None = None
-    #: the only legal move (its guarantee after is the one before: never an error)
+    #: the only move (one legal card, or legal cards all equal): its guarantee after
+    #: is the one before, so it is never an error
     forced: bool = False
 
     def _ends(self) -> tuple[Score, Score, Score, Score]:
@@ -884,8 +885,11 @@ class _TrickLine:
             self._won = saved
 
     def forced(self) -> bool:
-        """Whether the seat to move has only one legal card."""
-        return legal_mask(self.deal, self.game).bit_count() == 1
+        """Whether the seat to move has only one move: one legal card, or legal cards
+        that are all equal (one group, one value)."""
+        if legal_mask(self.deal, self.game).bit_count() == 1:
+            return True
+        return len(self.solver._groups(self.deal, self.game)) == 1
 
     def check(self, move: Move) -> None:
         if move is None:

@@ -678,6 +678,13 @@ class Solver:
             out.append(CardValue(c, tuple(group[1:]), value, b if limited else None))
         return out
 
+    def _groups(self, deal: Deal, game: Game) -> list[tuple[Card, ...]]:
+        """The legal cards of the seat to move in groups of equal cards (equal under the
+        contract's scoring: one value each, as :meth:`card_values` gives them)."""
+        self._load_game(game)
+        _, hands, trick, leader = self._position(deal, game, None)
+        return [tuple(g) for g in self._core.groups(hands, trick, int(leader))]
+
     def _value_after(
         self,
         d: Deal,
