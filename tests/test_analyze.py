@@ -151,6 +151,37 @@ def test_equal_cards_make_a_forced_move() -> None:
     assert [p.forced for p in a.plays] == [True, False]
 
 
+def test_ctrl_c_keeps_the_cards_analysed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Ctrl-C during an analysis returns the cards analysed so far; the command prints
+    # them and exits with 130, naming how far it got.
+    def stop_at(k: int):  # type: ignore[no-untyped-def]
+        def on_progress(done: int, total: int) -> None:
+            if done == k:
+                raise KeyboardInterrupt
+
+        return on_progress
+
+    a = analyze(BLUNDER, "barbu", declarer="S", play=BLUNDER_PLAY, on_progress=stop_at(3))
+    assert not a.complete and len(a.plays) == 3 and a.position is None and a.scores is None
+    assert a.as_dict()["complete"] is False and [p.name for p in a.plays] == ["S2", "S4", "DA"]
+    assert a.costs == (20, 0, 0, 0)  # the blunder is the third card
+    whole = analyze(BLUNDER, "barbu", declarer="S", play=BLUNDER_PLAY)
+    assert whole.complete and "complete" not in whole.as_dict()
+    assert whole.plays[:3] == a.plays
+    import barbu_dd.cli as cli
+
+    real = cli.analysis.analyze
+    monkeypatch.setattr(
+        cli.analysis, "analyze", lambda *x, **kw: real(*x, **{**kw, "on_progress": stop_at(3)})
+    )
+    f = pbn_file(tmp_path, f'[Board "1"]\n[Dealer "E"]\n[Deal "{BLUNDER}"]\n')
+    code, out, err = run("analyze", f, "-c", "barbu", "--play", BLUNDER_PLAY, "--json")
+    assert code == 130 and json.loads(out)["complete"] is False
+    assert "stops after 3 of 8 cards" in err
+    code, out, err = run("analyze", f, "-c", "barbu", "--play", BLUNDER_PLAY)
+    assert code == 130 and "Errors: 1" in out and "stops after 3 of 8" in err
+
+
 def test_dominoes_block() -> None:
     p = playout(BLOCK, "dominoes", start="9", declarer="E")
     assert [s.name for s in p.steps] == ["HK", "pass", "D2", "S3", "S2"]

@@ -396,6 +396,9 @@ class Analysis:
     :class:`CardOption`): ``errors`` are the proved errors, ``costs`` what they are
     proved to cost at least, ``undecided`` the moves that may or may not be errors,
     and ``cost_bounds`` each player's interval of cost.
+
+    ``complete`` is false for an analysis stopped by Ctrl-C (see :func:`analyze`):
+    ``plays`` are then the moves analysed so far, and ``position`` is ``None``.
     """
 
     game: Game
@@ -408,6 +411,7 @@ class Analysis:
     scores: Scores | None = None
     seconds: float = 0.0
     time_limit: float | None = None
+    complete: bool = True
 
     @property
     def errors(self) -> tuple[PlayedCard, ...]:
@@ -466,6 +470,7 @@ class Analysis:
                     "cost_bounds": {s.name: list(self.cost_bounds[s]) for s in Seat},
                 }
             ),
+            **({} if self.complete else {"complete": False}),
             "seconds": round(self.seconds, 6),
         }
 
@@ -1227,60 +1232,15 @@ def board_record(
 # -- analyze ----------------------------------------------------------------------------
 
 
-def analyze(
-    deal: Deal | str,
-    contract: str | Game,
-    *,
-    play: str | Iterable[Card | str | None] | None = None,
-    seat: Seat | int | str | None = None,
-    declarer: Seat | int | str | None = None,
-    trump: str | int | None = None,
-    start: str | int | None = None,
-    rules: str = "classic",
-    variants: Iterable[str] = (),
-    scale: Scale | str | Path | None = None,
-    solver: Solver | None = None,
-    time_limit: float | None = None,
-    on_progress: Callable[[int, int], None] | None = None,
-) -> Analysis:
-    """Analyse a position and, with ``play``, the cost of every move of a play record.
-
-    Without a trick in progress the declarer leads (the seat to move in Dominoes;
-    default: the deal's leader).  ``play`` (see :func:`parse_moves`) may stop
-    anywhere.  For every move: its player's guarantee before and after it; a move
-    that lowers it is an error costing the difference.  Where the record stops
-    (before the end), the value of every legal move of the seat to move, from that
-    seat's point of view or from ``seat``'s.  ``start='best'``: the declarer's best
-    Dominoes starting rank.
-
-    ``time_limit``: seconds for each search (each guarantee before and after a move,
-    each card value; Dominoes is never limited).  A search that does not finish
-    gives the interval proved (see :class:`Analysis`): on full deals of the
-    negative contracts the early moves take minutes each without a limit.
-    ``on_progress(done, total)`` is called before each move of the record is
-    analysed and before the card values, with ``(total, total)`` at the end.
-
-    :raises IllegalPlayError: naming the card (or pass), its number in the record and
-        the trick, for a move that may not be played, or a move after the end.
-    :raises ParseError: for bad names, or a time limit that is not a positive number.
-    :raises InvalidPositionError: for an impossible position, or a viewing seat that
-        was out before a Dominoes ending began.
-
-    >>> a = analyze("N:A.2.. K.3.. Q.4.. J.5..", "no-tricks", declarer="N")
-    >>> [(o.name, o.value, o.best) for o in a.position.options]
-    [('SA', -2, True), ('H2', -2, True)]
-    """
-    t0 = time.perf_counter()
-    check_limits(time_limit)
-    line = _setup(solver, deal, contract, trump, start, declarer, rules, variants, scale)
-    if isinstance(line, _TrickLine):
-        line.limit = time_limit
-    limited = time_limit is not None
-    view = None if seat is None else to_seat(seat)
-    start_text, leader = _deal_text(line), _first_mover(line)
-    moves = parse_moves(play) if play is not None else []
-    plays: list[PlayedCard] = []
-    costs: list[Score] = [0, 0, 0, 0]
+def _analyse_moves(
+    line: _TrickLine | _DominoLine,
+    moves: list[Move],
+    plays: list[PlayedCard],
+    limited: bool,
+    on_progress: Callable[[int, int], None] | None,
+) -> None:
+    """Analyse the moves of a play record one by one, appending each to ``plays``
+    once it is played (so that an interrupt leaves ``plays`` and ``line`` agreeing)."""
     k = 0
     i = 0
     steps = len(moves) + 1
@@ -1318,30 +1278,95 @@ def analyze(
                 if b[1] >= before[0] and b[0] > after[1]
                 for m in (c, *eq)
             )
-            costs[mover] += before[0] - after[1]
-        plays.append(
-            PlayedCard(
-                k,
-                number,
-                mover,
-                move,
-                before[0] if before[0] == before[1] else None,
-                after[0] if after[0] == after[1] else None,
-                better,
-                before if limited else None,
-                after if limited else None,
-                forced,
-            )
+        played = PlayedCard(
+            k,
+            number,
+            mover,
+            move,
+            before[0] if before[0] == before[1] else None,
+            after[0] if after[0] == after[1] else None,
+            better,
+            before if limited else None,
+            after if limited else None,
+            forced,
         )
         line.play(move)
+        plays.append(played)
+
+
+def analyze(
+    deal: Deal | str,
+    contract: str | Game,
+    *,
+    play: str | Iterable[Card | str | None] | None = None,
+    seat: Seat | int | str | None = None,
+    declarer: Seat | int | str | None = None,
+    trump: str | int | None = None,
+    start: str | int | None = None,
+    rules: str = "classic",
+    variants: Iterable[str] = (),
+    scale: Scale | str | Path | None = None,
+    solver: Solver | None = None,
+    time_limit: float | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> Analysis:
+    """Analyse a position and, with ``play``, the cost of every move of a play record.
+
+    Without a trick in progress the declarer leads (the seat to move in Dominoes;
+    default: the deal's leader).  ``play`` (see :func:`parse_moves`) may stop
+    anywhere.  For every move: its player's guarantee before and after it; a move
+    that lowers it is an error costing the difference.  Where the record stops
+    (before the end), the value of every legal move of the seat to move, from that
+    seat's point of view or from ``seat``'s.  ``start='best'``: the declarer's best
+    Dominoes starting rank.
+
+    ``time_limit``: seconds for each search (each guarantee before and after a move,
+    each card value; Dominoes is never limited).  A search that does not finish
+    gives the interval proved (see :class:`Analysis`): on full deals of the
+    negative contracts the early moves take minutes each without a limit.
+    ``on_progress(done, total)`` is called before each move of the record is
+    analysed and before the card values, with ``(total, total)`` at the end.
+    **Ctrl-C** (:class:`KeyboardInterrupt`) returns the moves analysed so far
+    (``complete`` false) instead of raising.
+
+    :raises IllegalPlayError: naming the card (or pass), its number in the record and
+        the trick, for a move that may not be played, or a move after the end.
+    :raises ParseError: for bad names, or a time limit that is not a positive number.
+    :raises InvalidPositionError: for an impossible position, or a viewing seat that
+        was out before a Dominoes ending began.
+
+    >>> a = analyze("N:A.2.. K.3.. Q.4.. J.5..", "no-tricks", declarer="N")
+    >>> [(o.name, o.value, o.best) for o in a.position.options]
+    [('SA', -2, True), ('H2', -2, True)]
+    """
+    t0 = time.perf_counter()
+    check_limits(time_limit)
+    line = _setup(solver, deal, contract, trump, start, declarer, rules, variants, scale)
+    if isinstance(line, _TrickLine):
+        line.limit = time_limit
+    limited = time_limit is not None
+    view = None if seat is None else to_seat(seat)
+    start_text, leader = _deal_text(line), _first_mover(line)
+    moves = parse_moves(play) if play is not None else []
+    plays: list[PlayedCard] = []
     position = None
-    if not line.over:
+    complete = True
+    try:
+        _analyse_moves(line, moves, plays, limited, on_progress)
+        steps = len(moves) + 1
+        if not line.over:
+            if on_progress is not None:
+                on_progress(steps - 1, steps)
+            position = line.values_of(view if view is not None else line.mover)
         if on_progress is not None:
-            on_progress(steps - 1, steps)
-        position = line.values_of(view if view is not None else line.mover)
-    if on_progress is not None:
-        on_progress(steps, steps)
-    final = line.scores() if line.over else None
+            on_progress(steps, steps)
+    except KeyboardInterrupt:
+        complete = False  # what was analysed so far (a move counts once played)
+        position = None
+    costs: list[Score] = [0, 0, 0, 0]
+    for p in plays:
+        costs[p.seat] += p.cost
+    final = line.scores() if complete and line.over else None
     return Analysis(
         line.game,
         start_text,
@@ -1353,6 +1378,7 @@ def analyze(
         final,
         time.perf_counter() - t0,
         time_limit,
+        complete,
     )
 
 

@@ -934,59 +934,70 @@ def analyze_cmd(
             rec: dict[str, object] = {"board": _board_key(board)}
             rec.update(a.as_dict())
             typer.echo(json.dumps(rec, ensure_ascii=False))
-            return
-        title = f"{board.label.capitalize()}: {a.game.describe()}, {a.leader.name} plays first"
-        console.print(f"[bold]{escape(title)}[/bold]")
-        console.print(_diagram(Deal(a.deal)))
-        if a.plays:
-            t = Table(box=box.SIMPLE_HEAD)
-            for name in ("#", "trick", "seat", "card", "before", "after", "cost", "better"):
-                right = name in ("before", "after", "cost")
-                t.add_column(name, justify="right" if right else "left")
-            for p in a.plays:
-                t.add_row(
-                    str(p.number),
-                    "" if p.trick is None else str(p.trick),
-                    p.seat.name,
-                    _card_text(p.card),
-                    _fmt_bounded(p.before, p.before_bounds),
-                    _fmt_bounded(p.after, p.after_bounds),
-                    _cost_text(p),
-                    " ".join(_card_text(m) for m in p.better),
-                    style="bold red" if p.error else "" if p.decided else "yellow",
-                )
-            console.print(t)
-            if a.time_limit is None:
-                costs = ", ".join(f"{s.name} {a.costs[s]}" for s in Seat)
-                console.print(
-                    f"Errors: {len(a.errors)}; cost by player: {costs}; total {a.total_cost}"
-                )
-            else:
-                cb = a.cost_bounds
-                costs = ", ".join(
-                    f"{s.name} {lo}" if lo == hi else f"{s.name} {lo}..{hi}"
-                    for s, (lo, hi) in zip(Seat, cb, strict=True)
-                )
-                console.print(
-                    f"Errors: {len(a.errors)} proved, {len(a.undecided)} undecided (the time "
-                    f"limit); cost by player: {costs}; proved in all {a.total_cost}"
-                )
-        if a.scores is not None:
-            res = ", ".join(f"{s.name} {_fmt(a.scores[s])}" for s in Seat)
-            console.print(f"Result: {res}")
-        pv = a.position
-        if pv is not None:
-            where = f"trick {pv.trick}" if pv.trick is not None else f"table [{pv.layout}]"
-            if pv.trick_cards:
-                where += ", cards so far " + " ".join(_card_text(c) for c in pv.trick_cards)
-            console.print(
-                f"{pv.mover.name} to play ({escape(where)}); values for {pv.view.name}, "
-                f"position {_fmt_bounded(pv.value, pv.bounds)}:"
+        else:
+            _print_analysis(board, a)
+        if not a.complete:
+            n = len(record) if record is not None else 0
+            err_console.print(
+                f"interrupted: the analysis above stops after {len(a.plays)} of {n} cards",
+                markup=False,
+                highlight=False,
             )
-            console.print(_values_table(pv))
-        console.print(f"[dim]{a.seconds * 1000:.1f} ms[/dim]\n")
+            raise typer.Exit(code=130)
 
     _each_board(file, each, board)
+
+
+def _print_analysis(board: Board, a: analysis.Analysis) -> None:
+    """An analysis as text: the deal, the cards of the record, the card values."""
+    title = f"{board.label.capitalize()}: {a.game.describe()}, {a.leader.name} plays first"
+    console.print(f"[bold]{escape(title)}[/bold]")
+    console.print(_diagram(Deal(a.deal)))
+    if a.plays:
+        t = Table(box=box.SIMPLE_HEAD)
+        for name in ("#", "trick", "seat", "card", "before", "after", "cost", "better"):
+            right = name in ("before", "after", "cost")
+            t.add_column(name, justify="right" if right else "left")
+        for p in a.plays:
+            t.add_row(
+                str(p.number),
+                "" if p.trick is None else str(p.trick),
+                p.seat.name,
+                _card_text(p.card),
+                _fmt_bounded(p.before, p.before_bounds),
+                _fmt_bounded(p.after, p.after_bounds),
+                _cost_text(p),
+                " ".join(_card_text(m) for m in p.better),
+                style="bold red" if p.error else "" if p.decided else "yellow",
+            )
+        console.print(t)
+        if a.time_limit is None:
+            costs = ", ".join(f"{s.name} {a.costs[s]}" for s in Seat)
+            console.print(f"Errors: {len(a.errors)}; cost by player: {costs}; total {a.total_cost}")
+        else:
+            cb = a.cost_bounds
+            costs = ", ".join(
+                f"{s.name} {lo}" if lo == hi else f"{s.name} {lo}..{hi}"
+                for s, (lo, hi) in zip(Seat, cb, strict=True)
+            )
+            console.print(
+                f"Errors: {len(a.errors)} proved, {len(a.undecided)} undecided (the time "
+                f"limit); cost by player: {costs}; proved in all {a.total_cost}"
+            )
+    if a.scores is not None:
+        res = ", ".join(f"{s.name} {_fmt(a.scores[s])}" for s in Seat)
+        console.print(f"Result: {res}")
+    pv = a.position
+    if pv is not None:
+        where = f"trick {pv.trick}" if pv.trick is not None else f"table [{pv.layout}]"
+        if pv.trick_cards:
+            where += ", cards so far " + " ".join(_card_text(c) for c in pv.trick_cards)
+        console.print(
+            f"{pv.mover.name} to play ({escape(where)}); values for {pv.view.name}, "
+            f"position {_fmt_bounded(pv.value, pv.bounds)}:"
+        )
+        console.print(_values_table(pv))
+    console.print(f"[dim]{a.seconds * 1000:.1f} ms[/dim]\n")
 
 
 def _line_rows(p: analysis.Playout) -> Table:
