@@ -819,49 +819,43 @@ class _TrickLine:
         return rows
 
     def value(self, seat: Seat) -> Score:
-        if self.over:
-            return self.won()[seat] or 0
-        sol = self.solver.solve(self.deal, self.game, seats=(seat,), won=self._won_cards())
-        v = sol.scores[seat]
-        assert v is not None
-        return self._won[seat] + v
+        """``seat``'s guarantee (without a limit)."""
+        lo, hi = self.bounds(seat)
+        assert lo == hi
+        return lo
 
     def bounds(self, seat: Seat) -> Bounds:
         """The interval of ``seat``'s guarantee (one value without a limit)."""
-        if self.limit is None or self.over:
-            v = self.value(seat)
+        if self.over:
+            v = self.won()[seat] or 0
             return v, v
         sol = self.solver.solve(
             self.deal, self.game, seats=(seat,), won=self._won_cards(), time_limit=self.limit
         )
-        assert sol.bounds is not None
-        b = sol.bounds[seat]
-        assert b is not None
-        return self._won[seat] + b[0], self._won[seat] + b[1]
-
-    def options(self, view: Seat) -> list[tuple[Move, tuple[Card, ...], Score]]:
-        vals = self.solver.card_values(self.deal, self.game, seat=view, won=self._won_cards())
-        return [(v.card, v.equals, self._won[view] + _exact(v.value)) for v in vals]
+        if sol.bounds is None:
+            lo = hi = _exact(sol.scores[seat])
+        else:
+            b = sol.bounds[seat]
+            assert b is not None
+            lo, hi = b
+        return self._won[seat] + lo, self._won[seat] + hi
 
     def options_bounds(self, view: Seat) -> list[tuple[Move, tuple[Card, ...], Bounds]]:
-        """Each move's group and the interval of ``view``'s guarantee after it."""
-        if self.limit is None:
-            return [(c, eq, (v, v)) for c, eq, v in self.options(view)]
+        """Each move's group and the interval of ``view``'s guarantee after it (one
+        value without a limit)."""
         vals = self.solver.card_values(
             self.deal, self.game, seat=view, won=self._won_cards(), time_limit=self.limit
         )
         w = self._won[view]
         out: list[tuple[Move, tuple[Card, ...], Bounds]] = []
         for v in vals:
-            assert v.bounds is not None
-            out.append((v.card, v.equals, (w + v.bounds[0], w + v.bounds[1])))
+            lo, hi = v.bounds if v.bounds is not None else (_exact(v.value), _exact(v.value))
+            out.append((v.card, v.equals, (w + lo, w + hi)))
         return out
 
     def after_bounds(self, move: Move, seat: Seat) -> Bounds:
-        """The interval of ``seat``'s guarantee after ``move``."""
-        if self.limit is None:
-            v = self.after(move, seat)
-            return v, v
+        """The interval of ``seat``'s guarantee after ``move`` (one value without a
+        limit)."""
         if self.game.kind == "ravage":  # the core counts the cards this trick wins
             for card, equals, b in self.options_bounds(seat):
                 if move == card or move in equals:
@@ -871,20 +865,6 @@ class _TrickLine:
         self.play(move)
         try:
             return self.bounds(seat)
-        finally:
-            self.deal.unplay()
-            self._won = saved
-
-    def after(self, move: Move, seat: Seat) -> Score:
-        if self.game.kind == "ravage":  # the core counts the cards this trick wins
-            for card, equals, v in self.options(seat):
-                if move == card or move in equals:
-                    return v
-            raise AssertionError("a legal card is in no group")  # pragma: no cover
-        saved = list(self._won)
-        self.play(move)
-        try:
-            return self.value(seat)
         finally:
             self.deal.unplay()
             self._won = saved
@@ -974,13 +954,6 @@ class _DominoLine:
     def value(self, seat: Seat) -> Score | None:
         return self._value_at(self.pos, seat)
 
-    def options(self, view: Seat) -> list[tuple[Move, tuple[Card, ...], Score]]:
-        moves: list[Move] = list(domino_moves(self.pos, self.game)) or [None]
-        return [(m, (), self._view_value(domino_play(self.pos, self.game, m), view)) for m in moves]
-
-    def after(self, move: Move, seat: Seat) -> Score:
-        return self._view_value(domino_play(self.pos, self.game, move), seat)
-
     # Dominoes is never limited (milliseconds a seat): its intervals are one value.
 
     def bounds(self, seat: Seat) -> Bounds:
@@ -989,10 +962,11 @@ class _DominoLine:
         return v, v
 
     def options_bounds(self, view: Seat) -> list[tuple[Move, tuple[Card, ...], Bounds]]:
-        return [(c, eq, (v, v)) for c, eq, v in self.options(view)]
+        moves: list[Move] = list(domino_moves(self.pos, self.game)) or [None]
+        return [(m, (), self.after_bounds(m, view)) for m in moves]
 
     def after_bounds(self, move: Move, seat: Seat) -> Bounds:
-        v = self.after(move, seat)
+        v = self._view_value(domino_play(self.pos, self.game, move), seat)
         return v, v
 
     def forced(self) -> bool:
