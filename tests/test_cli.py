@@ -190,3 +190,53 @@ def test_closed_pipe_is_quiet() -> None:
     p.wait(timeout=60)
     assert first.startswith(b"%")
     assert "Traceback" not in err and "error" not in err
+
+
+def test_solve_reports_progress_by_seat() -> None:
+    calls: list[tuple[str | None, int, int]] = []
+    sol = solve(
+        "N:A2... K3... Q4... J5...",
+        "no-tricks",
+        declarer="N",
+        seats="NS",
+        on_progress=lambda seat, done, total: calls.append(
+            (None if seat is None else seat.name, done, total)
+        ),
+    )
+    # before each seat's search, then once at the end
+    assert calls == [("N", 0, 2), ("S", 1, 2), (None, 2, 2)]
+    assert sol.scores[0] is not None and sol.scores[2] is not None
+    calls.clear()
+    solve(
+        "N:A2... K3... Q4... J5...",
+        "tricks",
+        rules="bridge",
+        side="NS",
+        declarer="N",
+        on_progress=lambda seat, done, total: calls.append((seat, done, total)),
+    )
+    assert calls == [(None, 0, 1), (None, 1, 1)]
+
+
+def test_solve_progress_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    import contextlib
+
+    from barbu_dd import cli
+
+    seen: list[tuple[str, bool, str | None, int, int]] = []
+
+    @contextlib.contextmanager
+    def steps(what: str, quiet: bool):  # type: ignore[no-untyped-def]
+        yield lambda label, done, total: seen.append((what, quiet, label, done, total))
+
+    monkeypatch.setattr(cli, "_steps_progress", steps)
+    code, out, _ = run("solve", ENDING, "-c", "barbu", "--seats", "NE")
+    assert code == 0 and "Board 1: Barbu" in out
+    assert seen[:3] == [
+        ("board 1", False, "seat N", 0, 2),
+        ("board 1", False, "seat E", 1, 2),
+        ("board 1", False, None, 2, 2),
+    ]
+    seen.clear()
+    code, _, _ = run("solve", ENDING, "-c", "barbu", "--seats", "N", "-q")
+    assert code == 0 and seen and all(q for _, q, *_ in seen)

@@ -334,6 +334,7 @@ def solve_cmd(
     node_limit: NodeLimitOpt = None,
     threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Solve every board of a PBN file double dummy: each seat's optimal score."""
     variants, sc = _options(rules, variant, scale, declarer)
@@ -375,15 +376,19 @@ def solve_cmd(
                 )
                 sol = choice.solution
             else:
-                sol = solver.solve(
-                    board.deal,
-                    game,
-                    declarer=decl,
-                    side=side,
-                    seats=seats,
-                    time_limit=time_limit,
-                    node_limit=node_limit,
-                )
+                with _steps_progress(board.label, quiet) as update:
+                    sol = solver.solve(
+                        board.deal,
+                        game,
+                        declarer=decl,
+                        side=side,
+                        seats=seats,
+                        time_limit=time_limit,
+                        node_limit=node_limit,
+                        on_progress=lambda seat, done, total: update(
+                            None if seat is None else f"seat {seat.name}", done, total
+                        ),
+                    )
         except BarbuError as e:
             bad += 1
             err_console.print(

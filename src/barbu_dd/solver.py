@@ -15,7 +15,7 @@ import math
 import numbers
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
@@ -442,6 +442,7 @@ class Solver:
         time_limit: float | None = None,
         node_limit: int | None = None,
         bound: str | None = None,
+        on_progress: Callable[[Seat | None, int, int], None] | None = None,
     ) -> Solution:
         """Solve a position; see :func:`solve`.
 
@@ -484,6 +485,8 @@ class Solver:
             wanted = tuple(Seat) if seats is None else parse_side(seats)
             masks = [1 << s for s in wanted]
         for k, mask in enumerate(masks):
+            if on_progress is not None:
+                on_progress(None if side_seats else Seat(mask.bit_length() - 1), k, len(masks))
             if limited:
                 # each search gets an equal share of what is left of the limits
                 share = len(masks) - k
@@ -515,6 +518,8 @@ class Solver:
                 seat = mask.bit_length() - 1
                 scores[seat], bounds[seat] = v, b
         secs = time.perf_counter() - t0
+        if on_progress is not None:
+            on_progress(None, len(masks), len(masks))
         return Solution(
             game,
             d.to_pbn(),
@@ -737,6 +742,7 @@ def solve(
     time_limit: float | None = None,
     node_limit: int | None = None,
     bound: str | None = None,
+    on_progress: Callable[[Seat | None, int, int], None] | None = None,
 ) -> Solution:
     """The optimal score of each seat (SPEC §5), or with ``side`` the side's value.
 
@@ -758,6 +764,11 @@ def solve(
     bound (lowering the upper) alone, for a caller who needs only that one: every
     probe is just above the lower bound (at the upper bound).  Dominoes and the
     Réussite always finish (milliseconds a seat).
+
+    ``on_progress(seat, done, total)`` (trick contracts) is called before each
+    seat's search (``seat`` the seat searched next, ``None`` for a side) with the
+    searches done so far, and once more at the end (``seat`` ``None``, ``done`` equal
+    to ``total``), so that a caller can show how far a long solve has got.
 
     :raises ParseError: for an unknown contract, rule set, variant, seat or trump.
     :raises InvalidPositionError: for an impossible position.
@@ -781,6 +792,7 @@ def solve(
         time_limit=time_limit,
         node_limit=node_limit,
         bound=bound,
+        on_progress=on_progress,
     )
 
 
