@@ -29,6 +29,8 @@ cdef struct Rules:
     int mid_ok                # the lone seat's tests also in a trick in progress (lone_safe_in_trick)
     int rounds_ok             # budgeted rounds at the others' early leads (not positive)
     int narrow_ok             # narrow passes before each probe against a lone seat (solve's narrow_search)
+    int helper_on             # the second thread orders the others' moves by helper_w (helper_score)
+    double helper_w[48]       # its weights (data/helper_order.json)
     int heart_lead            # no heart lead while holding another suit
     int king_duty             # the K♥ holder must play it on a heart lead or first discard
     int trump_duties          # must trump / overtrump (classic Trumps)

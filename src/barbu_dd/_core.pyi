@@ -30,6 +30,7 @@ class Solver:
         no_more_tricks: bool = ...,
         rounds: bool = ...,
         narrow: bool = ...,
+        helper_weights: Sequence[float] | None = ...,
     ) -> None: ...
     def value(
         self, hands: Sequence[int], trick: Sequence[int], leader: int, side: int, won: _Won = ...
@@ -67,6 +68,9 @@ class Solver:
         target: int,
         won: _Won = ...,
     ) -> tuple[int, int]: ...
+    def helper_scores(
+        self, hands: Sequence[int], trick: Sequence[int], leader: int, lone: int
+    ) -> list[float]: ...
     def legal(self, hands: Sequence[int], trick: Sequence[int], leader: int) -> int: ...
     def groups(
         self, hands: Sequence[int], trick: Sequence[int], leader: int

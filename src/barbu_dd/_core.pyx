@@ -1382,6 +1382,61 @@ cdef inline int joins_group(const Rules* r, uint32_t present, int s, int prev, i
         and r.card_class[16 * s + rk] == r.card_class[16 * s + prev]
 
 
+cdef double helper_score(const Pos* p, const Rules* r, int seat, int lone, int card,
+                         int32_t gets, int wseat) noexcept nogil:
+    """The second thread's score of a move of one of the others against a lone seat
+    (``Rules.helper_on``; higher first): weights ``Rules.helper_w`` of a few counts,
+    fitted by ``benchmarks/helper_order.py`` to put first the others' cheapest
+    refutation, which computes the same numbers (``features``).  ``gets``,
+    ``wseat``: the guess at the trick's value to the seat and its winner
+    (:func:`est_trick_neg`, as gen_moves has them).  Weights 2 + 14 b on describe a
+    lead (b = 0), a follow (1) or a discard (2)."""
+    cdef const double* w = r.helper_w
+    cdef int s = card >> 4, rk = card & 15, b, i, h, played = 0
+    cdef uint64_t ls = (p.hand[lone] >> (16 * s)) & SUIT_BITS
+    cdef uint64_t xs = (p.hand[seat] >> (16 * s)) & SUIT_BITS
+    cdef uint64_t ts = 0, tr = 0
+    cdef uint64_t above = SUIT_BITS & ~((<uint64_t>2 << rk) - 1)
+    cdef uint64_t below = ((<uint64_t>1) << rk) - 1
+    cdef double sc
+    for h in range(4):
+        if h != lone:
+            ts |= (p.hand[h] >> (16 * s)) & SUIT_BITS
+    for i in range(p.ntrick):
+        if (p.trick_card[i] >> 4) == s:
+            tr |= (<uint64_t>1) << (p.trick_card[i] & 15)
+        if ((p.leader + i) & 3) == lone:
+            played = 1
+    if p.ntrick == 0:
+        b = 2
+    elif (p.trick_card[0] >> 4) == s:
+        b = 16
+    else:
+        b = 30
+    sc = w[0] * (gets / 10.0) + (w[1] if wseat == lone else 0.0) + w[b]
+    if ls:
+        sc += w[b + 1]
+    sc += w[b + 2] * (__builtin_popcountll(ls) / 13.0)
+    sc += w[b + 3] * (__builtin_popcountll(ls & above) / 13.0)
+    sc += w[b + 4] * (__builtin_popcountll(ls & below) / 13.0)
+    sc += w[b + 5] * (__builtin_popcountll(ts & ~xs & below) / 13.0)
+    sc += w[b + 6] * (__builtin_popcountll(xs) / 13.0)
+    if (xs & below) == 0:
+        sc += w[b + 7]
+    if (xs & above) == 0:
+        sc += w[b + 8]
+    sc += w[b + 9] * (__builtin_popcountll((ts | ls | tr) & above) / 13.0)
+    sc += w[b + 10] * (-r.card_points[card] / 6.0)
+    if ts:
+        sc += w[b + 11] * (__builtin_popcountll(ls & ((ts & (~ts + 1)) - 1)) / 13.0)
+    else:
+        sc += w[b + 11] * (__builtin_popcountll(ls) / 13.0)
+    if played:
+        sc += w[b + 12]
+    sc += w[b + 13] * (p.tricks_left / 13.0)
+    return sc
+
+
 cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept nogil:
     """One card for each group of equivalent legal cards, best first.
 
@@ -1530,6 +1585,9 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
                 score += 12 - rk
             else:
                 score += rk
+            if c.helper and r.helper_on and lone >= 0 and seat != lone and not r.positive:
+                # the second thread: its own order for the others (helper_score)
+                score = <int64_t>(helper_score(p, r, seat, lone, card, gets, w_seat) * 16777216.0)
             if card == hint:
                 score = <int64_t>1 << 60
             moves[n] = card
@@ -2959,8 +3017,9 @@ cdef inline int group_top(const Pos* p, const Rules* r, int seat, int card) noex
 cdef inline int helper_swaps(const Ctx* c, int maxi) noexcept nogil:
     """Whether the second thread (``par_value``) changes the move order here: at the
     nodes of the side not maximising (the others against a lone seat) with
-    ``HELPER_LEFT`` tricks left or more."""
-    return c.helper and not maxi and c.p.tricks_left >= HELPER_LEFT
+    ``HELPER_LEFT`` tricks left or more, unless the contract has the second thread's
+    own order (``Rules.helper_on``: helper_score orders those nodes instead)."""
+    return c.helper and not maxi and c.p.tricks_left >= HELPER_LEFT and not c.r.helper_on
 
 
 cdef inline void helper_order(int* moves, int* lows, int n) noexcept nogil:
@@ -3679,7 +3738,8 @@ cdef class Solver:
     def set_rules(self, card_points, trick_points, *, int trump=-1, bint heart_lead=False,
                   bint king_duty=False, bint trump_duties=False, bint ravage=False,
                   int ravage_penalty=0, object rules_id=None, bint no_more_tricks=True,
-                  bint rounds=True, int budget_from=7, bint narrow=True):
+                  bint rounds=True, int budget_from=7, bint narrow=True,
+                  helper_weights=None):
         """Load a contract: 64 card points, 13 trick points (trick 1..13), the duties.
 
         Ravage City scores are counted in twelfths of a point (so that -36/k is whole).
@@ -3688,7 +3748,9 @@ cdef class Solver:
         ``rounds=False`` the budgeted rounds, ``narrow=False`` the narrow passes before
         each probe (``narrow_search``), ``budget_from`` sets from how many tricks left
         the lone seat's :func:`budget_safe` test is tried (0: never; tests compare the
-        search with and without these parts).
+        search with and without these parts).  ``helper_weights`` (48 numbers): the
+        second thread's order for the others against a lone seat (``helper_score``);
+        without them it swaps their first two moves (``helper_order``).
         """
         cdef Rules* r = &self.rules
         cdef int i, s, k, g = 0, cls, m, npoint = 0
@@ -3697,6 +3759,12 @@ cdef class Solver:
         if len(card_points) != 64 or len(trick_points) != 13:
             raise ValueError("card_points needs 64 entries and trick_points 13")
         memset(r, 0, sizeof(Rules))
+        if helper_weights is not None:
+            if len(helper_weights) != 48:
+                raise ValueError("helper_weights needs 48 entries")
+            for i in range(48):
+                r.helper_w[i] = helper_weights[i]
+            r.helper_on = 1
         for i in range(64):
             r.card_points[i] = card_points[i] if (i & 15) < 13 else 0
             g = _gcd(g, r.card_points[i])
@@ -4065,6 +4133,25 @@ cdef class Solver:
         cdef Ctx c
         self._load(&c, hands, trick, leader, 0)
         return legal_mask(&c.p, &self.rules, (leader + c.p.ntrick) & 3)
+
+    def helper_scores(self, hands, trick, int leader, int lone):
+        """The second thread's score (``helper_score``) of the top card of each group of
+        :meth:`groups`, the seat to move being one of the others against ``lone``
+        (tests compare it with ``benchmarks/helper_order.py``)."""
+        cdef Ctx c
+        cdef int32_t v
+        cdef int seat, ws, card
+        self._load(&c, hands, trick, leader, 1 << lone)
+        seat = (leader + c.p.ntrick) & 3
+        if seat == lone or not self.rules.helper_on:
+            raise ValueError("the seat to move is the lone seat, or the contract has no helper order")
+        out = []
+        for g in self.groups(hands, trick, leader):
+            card = g[0]
+            ws = est_trick_neg(&c.p, &self.rules, seat, card, &v)
+            v += self.rules.trick_points[14 - c.p.tricks_left]
+            out.append(helper_score(&c.p, &self.rules, seat, lone, card, v if ws == lone else 0, ws))
+        return out
 
     def groups(self, hands, trick, int leader):
         """The legal cards of the seat to move, as groups of equivalent cards (high first)."""

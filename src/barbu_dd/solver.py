@@ -11,6 +11,8 @@ answers come back as frozen dataclasses.
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import numbers
 import os
@@ -18,6 +20,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from importlib import resources
 from pathlib import Path
 
 from . import _core, _dominoes
@@ -377,6 +380,7 @@ class Solver:
             ravage=game.kind == "ravage",
             ravage_penalty=game.scoring.penalty,
             rules_id=rid,
+            helper_weights=_helper_weights().get(game.contract.name),
         )
 
     def _position(
@@ -714,6 +718,15 @@ class Solver:
             max_nodes=node_limit or 0,
         )
         return int(lo), int(hi)
+
+
+@functools.cache
+def _helper_weights() -> dict[str, list[float]]:
+    """The second search thread's order for the others against a lone seat, by
+    contract (``data/helper_order.json``, made by ``benchmarks/helper_order.py``)."""
+    text = resources.files("barbu_dd").joinpath("data/helper_order.json").read_text()
+    weights: dict[str, list[float]] = json.loads(text)["weights"]
+    return weights
 
 
 _default: Solver | None = None
