@@ -305,7 +305,6 @@ def side_by_side(contract: str, deals: int, time_limit: float) -> None:
             for name, weights in (("swap", {}), ("learned", real)):
                 sv._helper_weights = lambda w=weights: w  # type: ignore[misc]
                 s = solvers[name]
-                s._load_game(make_game("barbu"))  # reloads the contract's rules below
                 s.clear()
                 t0 = time.perf_counter()
                 sol = s.solve(BENCH_DEALS[i], game, declarer="N", seats="N", time_limit=time_limit)

@@ -1465,6 +1465,8 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
     cdef int led_s = p.trick_card[0] >> 4 if p.ntrick > 0 else -1
     cdef int dw, use_dw, nt = r.trump < 0
     cdef int rank_w, suit_w, shed_points, lone = __builtin_ctzll(<uint64_t>p.side) if p.side and not (p.side & (p.side - 1)) else -1
+    # the second thread's own order for the others against a lone seat (helper_score)
+    cdef int use_helper = c.helper and r.helper_on and lone >= 0 and seat != lone and not r.positive
     # one group of equal cards only (following with a sequence, say): nothing to order
     if p.ntrick > 0 and (legal & ~SUIT_MASK[led_s]) == 0:
         L = <uint32_t>((legal >> (16 * led_s)) & SUIT_BITS)
@@ -1585,8 +1587,7 @@ cdef int gen_moves(Ctx* c, int seat, int* moves, int* lows, int hint) noexcept n
                 score += 12 - rk
             else:
                 score += rk
-            if c.helper and r.helper_on and lone >= 0 and seat != lone and not r.positive:
-                # the second thread: its own order for the others (helper_score)
+            if use_helper:
                 score = <int64_t>(helper_score(p, r, seat, lone, card, gets, w_seat) * 16777216.0)
             if card == hint:
                 score = <int64_t>1 << 60

@@ -360,6 +360,7 @@ class Solver:
             dom.clear()
 
     def _load_game(self, game: Game) -> None:
+        helper = _helper_weights().get(game.contract.name)
         rid = (
             game.card_points,
             game.trick_points,
@@ -369,6 +370,7 @@ class Solver:
             game.trump_duties,
             game.kind,
             game.scoring.penalty,
+            helper,
         )
         self._core.set_rules(
             list(game.card_points),
@@ -380,7 +382,7 @@ class Solver:
             ravage=game.kind == "ravage",
             ravage_penalty=game.scoring.penalty,
             rules_id=rid,
-            helper_weights=_helper_weights().get(game.contract.name),
+            helper_weights=helper,
         )
 
     def _position(
@@ -721,12 +723,11 @@ class Solver:
 
 
 @functools.cache
-def _helper_weights() -> dict[str, list[float]]:
+def _helper_weights() -> dict[str, tuple[float, ...]]:
     """The second search thread's order for the others against a lone seat, by
     contract (``data/helper_order.json``, made by ``benchmarks/helper_order.py``)."""
     text = resources.files("barbu_dd").joinpath("data/helper_order.json").read_text()
-    weights: dict[str, list[float]] = json.loads(text)["weights"]
-    return weights
+    return {k: tuple(w) for k, w in json.loads(text)["weights"].items()}
 
 
 _default: Solver | None = None
