@@ -437,6 +437,16 @@ def test_deal_header_records_the_event(tmp_path: Path) -> None:
     assert out.read_text().splitlines()[1] == '% barbu-dd deal -n 1 --seed 3 --event "club night"'
 
 
+def test_deal_keeps_an_existing_file_unless_forced(tmp_path: Path) -> None:
+    out = tmp_path / "d.pbn"
+    assert run("deal", "-n", "2", "--seed", "3", "-o", str(out))[0] == 0
+    first = out.read_text()
+    one_error(["deal", "-n", "2", "--seed", "4", "-o", str(out)], "exists: give --force")
+    assert out.read_text() == first
+    assert run("deal", "-n", "2", "--seed", "4", "-o", str(out), "--force")[0] == 0
+    assert out.read_text() != first and "--seed 4" in out.read_text()
+
+
 def test_best_start_json_under_a_limit_is_exact(tmp_path: Path) -> None:
     one = tmp_path / "one.pbn"
     one.write_text('[Board "1"]\n[Dealer "N"]\n[Deal "' + FULL_DEAL + '"]\n')

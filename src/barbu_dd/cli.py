@@ -506,6 +506,7 @@ def deal_cmd(
     event: Annotated[
         str | None, typer.Option("--event", help="An Event tag for every board.")
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing -o file.")] = False,
 ) -> None:
     """Random deals in PBN, reproducible with --seed; Board and Dealer rotate as at a table."""
     import secrets
@@ -526,6 +527,9 @@ def deal_cmd(
             event.encode("utf-8")
         except UnicodeEncodeError:
             raise ParseError(f"--event {event!r} is not UTF-8 text") from None
+    if out is not None and out.is_file() and not force:
+        # a fresh seed would not give the old deals back: never replace them unasked
+        raise ParseError(f"{str(out)!r} exists: give --force to replace it")
     gen = random_boards(boards, seed, cards=cards, first=first, event=event)
     if out is None:
         sys.stdout.write(header + "\n")
