@@ -240,3 +240,28 @@ def test_solve_progress_bar(monkeypatch: pytest.MonkeyPatch) -> None:
     seen.clear()
     code, _, _ = run("solve", ENDING, "-c", "barbu", "--seats", "N", "-q")
     assert code == 0 and seen and all(q for _, q, *_ in seen)
+
+
+def test_piped_tables_are_not_cut_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a terminal a table is printed as wide as it needs (Rich would cut its
+    cells to fit 80 columns: ``-18..-…``); text still wraps at 80."""
+    import io
+
+    from rich.table import Table
+
+    from barbu_dd.cli import _Output
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    out = io.StringIO()
+    con = _Output(file=out)
+    t = Table()
+    for name in ("contract", "North", "East", "South", "West", "one more", "and more"):
+        t.add_column(name, no_wrap=True)
+    t.add_row("Barbu (No King of Hearts)", *["-18..-10"] * 6)
+    con.print(t)
+    con.print("word " * 30)
+    lines = out.getvalue().splitlines()
+    assert "…" not in out.getvalue() and "-18..-10" in out.getvalue()
+    assert max(len(x) for x in lines) > 80
+    assert max(len(x) for x in lines if x.startswith("word")) <= 80
+    assert con.width == 80  # the console's own width is left as it was

@@ -48,7 +48,31 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-console = Console()
+
+
+class _Output(Console):
+    """stdout's console.  Piped or redirected (no terminal, no ``COLUMNS``), a table is
+    printed as wide as it needs instead of at 80 columns, where Rich would cut its
+    cells short (``-18..-…``); text still wraps at 80."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        tables = [o for o in objects if isinstance(o, Table)]
+        if not tables or self.is_terminal or os.environ.get("COLUMNS"):
+            super().print(*objects, **kwargs)
+            return
+        from rich.measure import Measurement
+
+        wide = self.options.update_width(10_000)
+        need = max(Measurement.get(self, wide, t).maximum for t in tables)
+        before = self.width
+        self.width = max(before, need)
+        try:
+            super().print(*objects, **kwargs)
+        finally:
+            self.width = before
+
+
+console = _Output()
 err_console = Console(stderr=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
