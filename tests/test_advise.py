@@ -315,6 +315,25 @@ def test_cli_table_and_pbn_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("dealer", "variants", "seat"),
+    [("N", [], "E"), ("E", [], "S"), ("W", [], "N"), ("N", ["dealer-declares"], "N"),
+     ("S", ["dealer-declares"], "S")],
+)  # fmt: skip
+def test_pbn_declarer_is_the_boards(tmp_path: Path, dealer: str, variants: list[str],
+                                    seat: str) -> None:  # fmt: skip
+    """From a PBN file the default declarer is the board's: the Dealer's left (North
+    as the Dealer too: Seat.N is 0), or the Dealer with *dealer declares*."""
+    from barbu_dd.cli import _advise_hand
+
+    deal = "N:KQT2.AT.J6542.85 A86.K9.AQT3.QT97 J9743.J8765.K.64 5.Q432.987.AKJ32"
+    hands = dict(zip("NESW", deal[2:].split(), strict=True))
+    pbn = tmp_path / "one.pbn"
+    pbn.write_text(f'[Board "1"]\n[Dealer "{dealer}"]\n[Deal "{deal}"]\n', encoding="utf-8")
+    assert _advise_hand(str(pbn), None, None, variants) == (hands[seat], seat)
+    assert _advise_hand(str(pbn), None, "W", variants) == (hands["W"], "W")
+
+
+@pytest.mark.parametrize(
     ("hand", "message"),
     [
         ("AK.Q", "invalid hand"),

@@ -1365,8 +1365,11 @@ def best_cmd(
 # -- advise: which contract from one's own hand, by simulation (advise.py) ----------------
 
 
-def _advise_hand(hand: str, board_no: int | None, declarer: str | None) -> tuple[str, str]:
-    """The declarer's hand and seat: a PBN hand, or a PBN file's board and a seat."""
+def _advise_hand(
+    hand: str, board_no: int | None, declarer: str | None, variants: list[str]
+) -> tuple[str, str]:
+    """The declarer's hand and seat: a PBN hand, or a PBN file's board and a seat (by
+    default its declarer: the Dealer's left, or the Dealer with *dealer declares*)."""
     from .advise import DEFAULT_DECLARER
 
     path = Path(hand)
@@ -1381,7 +1384,10 @@ def _advise_hand(hand: str, board_no: int | None, declarer: str | None) -> tuple
             continue
         if isinstance(item, BadBoard):
             raise ParseError(item.reason)
-        seat = item.declarer((), declarer) if declarer or item.dealer else DEFAULT_DECLARER
+        if declarer is None and item.dealer is None:
+            seat = DEFAULT_DECLARER
+        else:
+            seat = item.declarer(variants, declarer)
         if item.deal.sizes()[seat] != 13:
             raise ParseError(
                 f"{item.location}: advise needs a full hand of 13 cards, {seat.name} holds"
@@ -1575,7 +1581,7 @@ def advise_cmd(
             ) from None
         check_plot_path(plot)
     table_ = load_averages(averages)
-    text, seat = _advise_hand(hand, board, declarer)
+    text, seat = _advise_hand(hand, board, declarer, variant or [])
     progress = Progress(
         TextColumn("[bold]sampling"),
         BarColumn(),
