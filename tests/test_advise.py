@@ -485,7 +485,7 @@ def test_settling_names_the_exact_advice() -> None:
         advise(HAND, contracts=["reussite"], rules="french", samples=1, settle_time=1.0)
     with pytest.raises(ParseError, match="settling time must be a positive"):
         advise(HAND, contracts=["barbu"], samples=1, time_limit=1.0, settle_time=0.0)
-    with pytest.raises(ParseError, match="tolerance must be 0 or more"):
+    with pytest.raises(ParseError, match="tolerance must be a finite number of points, 0 or more"):
         advise(HAND, contracts=["barbu"], samples=1, time_limit=1.0, tolerance=-1.0)
     assert settled.regret == 0.0 and rec["regret"] == 0.0 and rec["tolerance"] == 0.0
     # a loose tolerance stops settling early, and the regret it leaves is within it
@@ -537,3 +537,16 @@ def test_cli_time_limit(tmp_path: Path) -> None:
     assert rec["settle_time"] == 60 and rec["advice_settled"] and rec["contenders"] == []
     code, out, err = run("advise", HAND, "-c", "barbu", "-n", "1", "--tolerance", "1")
     assert code == 1 and out == "" and err.startswith("error: --tolerance goes with --settle")
+
+
+def test_doubles_contract_outside_the_asked_ones_is_not_advised() -> None:
+    """``--doubles barbu`` with ``-c dominoes:9``: Barbu is solved for its doubles only;
+    the advice stays among the contracts asked for."""
+    adv = advise("AK32.Q54.T98.762", contracts=["dominoes:9"], doubles="barbu", samples=2,
+                 seed=1, workers=1, time_limit=0.2)  # fmt: skip
+    assert [c.contract for c in adv.contracts] == ["dominoes"]
+    assert adv.best is not None and adv.best.contract == "dominoes"
+    assert adv.doubles is not None and adv.doubles.label == "barbu"
+    with pytest.raises(ParseError, match="doubles_left is 0, 1 or 2"):
+        advise("AK32.Q54.T98.762", contracts=["barbu"], doubles="barbu", doubles_left=3,
+               samples=1, workers=1)  # fmt: skip

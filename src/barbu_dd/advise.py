@@ -1054,7 +1054,9 @@ def advise(
         or not isinstance(tolerance, int | float)
         or not (0 <= tolerance < math.inf)
     ):
-        raise ParseError(f"the tolerance must be 0 or more points, not {tolerance!r}")
+        raise ParseError(
+            f"the tolerance must be a finite number of points, 0 or more, not {tolerance!r}"
+        )
     decl = to_seat(declarer)
     rules = normalize_name(rules)
     vs = tuple(sorted(parse_variants(variants)))
@@ -1065,16 +1067,20 @@ def advise(
         specs = [(c, None) for c in contracts_of(rules, vs)]
     else:
         specs = [_parse_spec(t, rules) for t in _names(contracts) if t.strip()]
-    if doubles_left is not None and (doubles is None or doubles_left < 0):
+    if doubles_left is not None and (doubles is None or not 0 <= doubles_left <= 2):
         raise ParseError(
-            "doubles_left is a count of 0 or more, and goes with doubles (the contract to"
+            "doubles_left is 0, 1 or 2 (SPEC §6: each other player doubles the declarer"
+            " at least twice in its seven deals), and goes with doubles (the contract to"
             f" estimate them in), got {doubles_left!r}"
         )
     dbl: tuple[Contract, str | None] | None = None
+    extra: str | None = None  # the doubles' contract when not among those asked for
     if doubles is not None:
         dbl = _parse_spec(doubles, rules)
         if all(c.name != dbl[0].name for c, _ in specs):
+            # solved for its doubles (and to choose its suit or rank), not advised
             specs.append(dbl)
+            extra = dbl[0].name
     names = [c.name for c, _ in specs]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
@@ -1109,11 +1115,15 @@ def advise(
     count = 0
     choices = [c.choice for c in columns]
 
+    def asked(cs: list[ContractAdvice]) -> list[ContractAdvice]:
+        """The contracts advised on: not the doubles' own when not asked for."""
+        return [c for c in cs if c.contract != extra]
+
     def leader() -> str | None:
         if not got.any():
             return None
         cs, _ = _summaries(groups, labels, choices, row_lo[got], row_hi[got], table_, rules, vs, sc)
-        best, _ = _pick(cs)
+        best, _ = _pick(asked(cs))
         return None if best is None else best.label
 
     def each(i: int, row: list[float]) -> None:
@@ -1146,6 +1156,7 @@ def advise(
             limit = 0.0
             while deadline - time.monotonic() >= _MIN_CELL:
                 cs, _ = _summaries(groups, labels, choices, row_lo, row_hi, table_, rules, vs, sc)
+                cs = asked(cs)
                 best, ranked_by = _pick(cs)
                 cells = _to_settle(cs, best, ranked_by, labels, row_lo, row_hi, tolerance)
                 if not cells:
@@ -1202,6 +1213,8 @@ def advise(
     n_done = int(got.sum())
     unfinished = int((lows != highs).sum())
     cs, missing = _summaries(groups, labels, choices, lows, highs, table_, rules, vs, sc)
+    cs = asked(cs)
+    missing = [m for m in missing if m != extra]
     best, ranked_by = _pick(cs)
     if missing:
         notes.append(

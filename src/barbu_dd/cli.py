@@ -1384,10 +1384,12 @@ def _advise_hand(
             continue
         if isinstance(item, BadBoard):
             raise ParseError(item.reason)
-        if declarer is None and item.dealer is None:
-            seat = DEFAULT_DECLARER
-        else:
-            seat = item.declarer(variants, declarer)
+        seat = item.declarer(variants, declarer)  # no Dealer and no --declarer: an error
+        if not item.deal.is_known(seat):
+            raise ParseError(
+                f"{item.location}: the hand of {seat.name} is unknown ('-'): advise needs"
+                " the declarer's 13 cards"
+            )
         if item.deal.sizes()[seat] != 13:
             raise ParseError(
                 f"{item.location}: advise needs a full hand of 13 cards, {seat.name} holds"
@@ -1434,7 +1436,13 @@ def _advice_table(adv: Any) -> Table:
 
 
 def _doubles_table(d: Any) -> Table:
-    t = Table(box=box.SIMPLE_HEAD, title=f"Doubles in {escape(d.title)} ({d.samples} samples)")
+    name, _, arg = str(d.label).partition(":")
+    what = str(d.title)
+    if arg and name in ("trumps", "tricks"):
+        what += f" ({SUIT_SYMBOLS['SHDC'.index(arg)] if arg != 'NT' else 'NT'})"
+    elif arg and name == "dominoes":
+        what += f" from the {arg}"
+    t = Table(box=box.SIMPLE_HEAD, title=f"Doubles in {escape(what)} ({d.samples} samples)")
     for name in ("seat", "one double brings you", "95% interval", "if they double you"):
         t.add_column(name, justify="left" if name == "seat" else "right")
     for s in d.seats:
@@ -1507,7 +1515,8 @@ def advise_cmd(
         typer.Option(
             "--doubles-left",
             min=0,
-            help="Compulsory doubles each other player still owes you (with --doubles).",
+            max=2,
+            help="Compulsory doubles (0-2) each other player still owes you (with --doubles).",
         ),
     ] = None,
     averages: Annotated[
