@@ -165,7 +165,6 @@ def test_batch_resume_from_a_file_not_parquet(tmp_path: Path) -> None:
 def test_batch_option_errors() -> None:
     for args, why in [
         (["--scheduler", "foo"], "invalid Dask scheduler address 'foo'"),
-        (["--memory", str(1 << 40)], "table must be 0 to"),
         (["--workers", "100000"], "workers must be 1 to"),
         (["--table"], "barbu: already in the whole table"),
     ]:
@@ -479,3 +478,88 @@ def test_averages_job_input_errors(tmp_path: Path, capsys: pytest.CaptureFixture
             averages_main([*base, "--contracts", "barbu", *extra])
         assert e.value.code == 2
     capsys.readouterr()
+
+
+# -- a review's findings (session 40) -----------------------------------------------------
+
+
+def test_batch_never_writes_over_its_inputs(tmp_path: Path) -> None:
+    src = tmp_path / "in.pbn"
+    src.write_text(Path(ENDING).read_text(encoding="utf-8"), encoding="utf-8")
+    text = src.read_text(encoding="utf-8")
+    scale = tmp_path / "s.toml"
+    scale.write_text("[contracts.barbu]\ncards = { HK = -20 }\n", encoding="utf-8")
+    for extra in (["--force"], ["--resume"], []):
+        one_error(["batch", str(src), "-c", "barbu", "-q", "-w", "1", "-o", str(src), *extra],
+                  "would write over the input")  # fmt: skip
+        assert src.read_text(encoding="utf-8") == text
+    one_error(["batch", str(src), "-c", "barbu", "-q", "-w", "1", "--scale", str(scale),
+               "-o", str(scale), "--force"], "would write over the input")  # fmt: skip
+    assert "HK = -20" in scale.read_text(encoding="utf-8")
+
+
+def test_batch_resume_leaves_a_file_that_is_no_output_alone(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text('[Board "1"]\n[Deal "N:K2.K..3 A.Q.A.2 Q.AJ.K. J.T.Q.4"]', encoding="utf-8")
+    before = mine.read_bytes()
+    one_error(["batch", ENDING, "-c", "barbu", "-q", "-w", "1", "-o", str(mine), "--resume"],
+              "is not a barbu-dd batch output")  # fmt: skip
+    assert mine.read_bytes() == before
+    table = tmp_path / "mine.csv"
+    table.write_text("a,b\n1,2", encoding="utf-8")
+    one_error(["batch", ENDING, "-c", "barbu", "-q", "-w", "1", "-o", str(table), "--resume"],
+              "no batch output")  # fmt: skip
+    assert table.read_text(encoding="utf-8") == "a,b\n1,2"
+
+
+def test_batch_force_replaces_only_a_regular_file(tmp_path: Path) -> None:
+    d = tmp_path / "dir.jsonl"
+    d.mkdir()
+    one_error(["batch", ENDING, "-c", "barbu", "-q", "-w", "1", "-o", str(d), "--force"],
+              "is not a regular file")  # fmt: skip
+    assert d.is_dir()
+    # through a symbolic link: the target is replaced, the link stays
+    target = tmp_path / "real.jsonl"
+    target.write_text('{"old": 1}\n', encoding="utf-8")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    code, _, err = run("batch", ENDING, "-c", "barbu", "-q", "-w", "1", "-o", str(link), "--force")
+    assert code == 0, err
+    assert link.is_symlink() and '"old"' not in target.read_text(encoding="utf-8")
+    assert len(target.read_text(encoding="utf-8").splitlines()) == 3
+
+
+def test_batch_dominoes_with_an_unknown_hand_is_a_bad_board(tmp_path: Path) -> None:
+    pbn = tmp_path / "unk.pbn"
+    pbn.write_text('[Board "1"]\n[Dealer "N"]\n[Deal "N:K2.K..3 - Q.AJ.K. J.T.Q.4"]\n')
+    for c in ("dominoes:9", "dominoes:best"):
+        code, out, err = run("batch", str(pbn), "-c", c, "-q", "-w", "1")
+        assert code == 1 and out == "" and "the hand of E is unknown" in err and "1 bad" in err
+
+
+def test_batch_trump_or_start_no_contract_uses() -> None:
+    one_error(["batch", ENDING, "-q", "-w", "1", "-c", "trumps:H", "-t", "S"],
+              "--trump 'S' is for trumps or tricks named without a suit")  # fmt: skip
+    one_error(["batch", ENDING, "-q", "-w", "1", "-c", "dominoes:best", "--start", "9"],
+              "--start '9' is for dominoes named without a starting rank")  # fmt: skip
+    code, out, _ = run("batch", ENDING, "-q", "-w", "1", "-c", "trumps:H", "-c", "trumps",
+                       "-t", "S")  # fmt: skip
+    assert code == 0 and "trumps:H" in out and "trumps:S" in out
+
+
+def test_advise_pbn_without_dealer_or_hand(tmp_path: Path) -> None:
+    pbn = tmp_path / "nd.pbn"
+    pbn.write_text('[Board "1"]\n[Deal "N:AK32.Q54.T98.762 - - -"]\n', encoding="utf-8")
+    one_error(["advise", str(pbn), "-n", "1", "-c", "dominoes:9"], "no Dealer tag", "--declarer")
+    one_error(["advise", str(pbn), "-n", "1", "-c", "dominoes:9", "-d", "E"],
+              "the hand of E is unknown")  # fmt: skip
+
+
+def test_small_option_checks() -> None:
+    code, _, err = run("advise", "AK32.Q54.T98.762", "-c", "barbu", "--doubles", "barbu",
+                       "--doubles-left", "3")  # fmt: skip
+    assert code == 2 and "--doubles-left" in err
+    one_error(["solve", ENDING, "-c", "barbu", "-t", ""], "invalid trump suit: ''")
+    one_error(["analyze", ENDING, "-c", "barbu", "--play", "SK ZZ"], "--play: invalid card: 'ZZ'")
+    code, _, err = run("batch", ENDING, "-c", "barbu", "-q", "--memory", "99999999")
+    assert code == 2 and "--memory" in err

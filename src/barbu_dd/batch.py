@@ -64,7 +64,7 @@ from .contracts import (
     parse_variants,
 )
 from .deal import Deal, as_deal
-from .dominoes import possible_starts
+from .dominoes import domino_hands, possible_starts
 from .errors import BarbuError, ParseError, SolverError
 from .pbn import BadBoard, Board, make_board, no_board_error, read_pbn
 from .solver import MAX_TT_BYTES, Bounds, Score, Solver, check_limits
@@ -285,17 +285,21 @@ def make_job(
         if in_table.issuperset(dup):
             raise ParseError(f"{', '.join(dup)}: already in the whole table (--table)")
         raise ParseError(f"contract given twice: {', '.join(dup)}")
-    named = [
+    # the contracts named without their own suit or rank: --trump / --start serve them
+    bare = [
         s
         for c, s in zip(given, specs[len(specs) - len(given) :], strict=True)
-        if isinstance(c, str)
+        if isinstance(c, str) and not c.partition(":")[2].strip()
     ]
-    for opt, value, takes in (
-        ("trump", trump, ("trumps", "tricks")),
-        ("start", start, ("dominoes",)),
+    for opt, value, takes, what in (
+        ("trump", trump, ("trumps", "tricks"), "suit"),
+        ("start", start, ("dominoes",), "starting rank"),
     ):
-        if value is not None and not any(s.contract in takes for s in named):
-            raise ParseError(f"--{opt} {value!r} is for {' or '.join(takes)}, given by name")
+        if value is not None and not any(s.contract in takes for s in bare):
+            raise ParseError(
+                f"--{opt} {value!r} is for {' or '.join(takes)} named without a {what}"
+                f" (as -c {takes[0]}), and no such contract is given"
+            )
     games = tuple(
         None
         if s.start == "best"
@@ -430,10 +434,14 @@ def _solve_board(
     for k, i in enumerate(order):
         spec, game = job.specs[i], job.games[i]
         try:
-            if (game is None or game.kind == "dominoes") and not _layout_fits(deal, game, job):
-                # an ending whose table is no Dominoes layout for this start (for
-                # dominoes:best, for any start): no scores, the other contracts count
-                continue
+            if game is None or game.kind == "dominoes":
+                # an unknown hand is a bad board, as in `solve` (domino_hands says so;
+                # the one unknown hand of a full deal it fills in)
+                full, _ = domino_hands(deal)
+                if not _layout_fits(full, game, job):
+                    # an ending whose table is no Dominoes layout for this start (for
+                    # dominoes:best, for any start): no scores, the other contracts count
+                    continue
             if game is None:
                 ch = solver.best_start(
                     deal, decl, rules=job.rules, variants=job.variants, scale=job.scale

@@ -37,7 +37,7 @@ from .deal import Deal
 from .errors import BarbuError, ParseError
 from .pbn import BadBoard, Board, no_board_error, read_pbn
 from .settle import ScoreSheet, load_session, score_session
-from .solver import Solver, check_limits, default_threads, parse_side
+from .solver import MAX_TT_BYTES, Solver, check_limits, default_threads, parse_side
 
 __all__ = ["app", "main"]
 
@@ -669,7 +669,10 @@ def batch_cmd(
         int | None, typer.Option("--chunk", min=1, help="Boards a task (default: automatic).")
     ] = None,
     memory: Annotated[
-        int, typer.Option("--memory", min=1, help="Transposition table MiB a worker.")
+        int,
+        typer.Option(
+            "--memory", min=1, max=MAX_TT_BYTES >> 20, help="Transposition table MiB a worker."
+        ),
     ] = 64,
     time_limit: Annotated[
         float | None,
@@ -725,6 +728,8 @@ def batch_cmd(
         time_limit=time_limit,
     )
     check_files(files)  # before --force replaces OUT
+    if out is not None:
+        _check_not_an_input(out, [*files, *([scale] if scale is not None else [])])
     writer = ResultWriter(out, job, fmt=fmt, resume=resume, force=force, retry_open=retry_open)
     log = ErrorLog(None if out is None else errors_path(out))
     show = not quiet and err_console.is_terminal
@@ -935,7 +940,10 @@ def analyze_cmd(
     )
     if seat is not None:
         parse_seat(seat)
-    moves = analysis.parse_moves(play) if play is not None else None
+    try:
+        moves = analysis.parse_moves(play) if play is not None else None
+    except ParseError as e:
+        raise ParseError(f"--play: {e}") from None
     solver = Solver()
 
     def each(board: Board) -> None:
@@ -1360,6 +1368,25 @@ def best_cmd(
         console.print(f"[dim]{adv.seconds * 1000:.1f} ms[/dim]\n")
 
     _each_board(file, each, board)
+
+
+def _check_not_an_input(out: Path, inputs: list[Path]) -> None:
+    """``batch -o OUT`` must not write over one of its own inputs (with ``--force``
+    it would empty it, with ``--resume`` cut its last line): OUT, its errors file or
+    its Parquet journal being one of ``inputs`` is an error."""
+    from .records import errors_path, journal_path
+
+    for o in (out, errors_path(out), journal_path(out)):
+        for f in inputs:
+            try:
+                same = o.exists() and f.exists() and os.path.samefile(o, f)
+            except OSError:
+                same = False
+            if same:
+                raise ParseError(
+                    f"-o {str(out)!r} would write over the input {str(f)!r}:"
+                    " give another output file"
+                )
 
 
 # -- advise: which contract from one's own hand, by simulation (advise.py) ----------------

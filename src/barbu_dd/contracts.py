@@ -731,8 +731,10 @@ def make_game(
         sc = Scale(sc.name, sc.rules, {**default_scale(r, vs).contracts, **sc.contracts})
     scoring = sc.of(c.name)
     tr: Suit | None = None
+    if isinstance(trump, str) and not trump.strip():
+        raise ParseError(f"invalid trump suit: {trump!r} (S, H, D, C or NT)")
     if trump is not None and not (
-        isinstance(trump, str) and normalize_name(trump) in ("nt", "n", "none", "")
+        isinstance(trump, str) and normalize_name(trump) in ("nt", "n", "none")
     ):
         try:
             tr = (

@@ -295,6 +295,18 @@ def _pyarrow_parquet() -> Any:
     return pq
 
 
+def _check_json_lines(path: Path) -> None:
+    """Refuse to resume from a file that is no JSON lines output (a PBN file, say):
+    its first byte must open a record."""
+    with open(path, "rb") as f:
+        head = f.read(1)
+    if head and head != b"{":
+        raise ParseError(
+            f"{str(path)!r} is not a barbu-dd batch output (its first line is no JSON"
+            " record): resume only from a file batch wrote"
+        )
+
+
 def _cut_unfinished_line(path: Path) -> None:
     """Cut an unfinished last line off a file (one a killed run may leave)."""
     with open(path, "r+b") as f:
@@ -512,6 +524,10 @@ class ResultWriter:
 
     def _open_file(self, path: Path, resume: bool, force: bool) -> TextIO:
         existing = [p for p in self._targets(path) if p.exists()]
+        for p in existing:
+            if not p.resolve().is_file():
+                # a directory, a device, a pipe: never replaced, nor read as results
+                raise ParseError(f"{str(p)!r} is not a regular file: write the results to a file")
         if existing and not resume:
             if not force:
                 raise ParseError(
@@ -519,7 +535,8 @@ class ResultWriter:
                     "or --force to replace it"
                 )
             for p in existing:
-                p.unlink()
+                # a symbolic link's target goes, not the link (as _swap_in replaces it)
+                p.resolve().unlink()
         if resume:
             self._load_done(path)
             self.reopened = len(self._seen) - len(self.done)
@@ -529,17 +546,19 @@ class ResultWriter:
     def _load_done(self, path: Path) -> None:
         first = True
         if self.format == "csv" and path.exists():
-            _cut_unfinished_line(path)
-            with open(path, encoding="utf-8", newline="") as f:
-                header = f.readline().rstrip("\n")
+            with open(path, encoding="utf-8", errors="replace", newline="") as f:
+                header = f.readline().rstrip("\r\n")
             if header and next(csv.reader([header])) != self.columns:
                 raise ParseError(
-                    f"{str(path)!r} holds results of other contracts or options: resume with"
-                    " the same options, or write to another file"
+                    f"{str(path)!r} holds results of other contracts or options, or is no"
+                    " batch output: resume with the same options, or write to another file"
                 )
+            _cut_unfinished_line(path)
         for p in self._targets(path):
             # (a Parquet output's only line file is its journal, whatever its suffix)
             if p.exists() and (self.format != "parquet" or p != path):
+                if self.format != "csv":
+                    _check_json_lines(p)  # before a line of someone else's file is cut
                 _cut_unfinished_line(p)
         if not any(p.exists() for p in self._targets(path)):
             return
