@@ -342,6 +342,13 @@ class TestClassicSession:
         ):
             parse_session(data)
 
+    def test_scores_no_play_can_give(self) -> None:
+        # No Queens: each queen costs 6, so -5 and -7 are impossible though the total holds
+        data = classic_data()
+        data["deal"][0]["scores"] = [-5, -7, -6, -6]
+        with pytest.raises(InvalidPositionError, match=r"deal 1: .*: -5 is no sum of the points"):
+            parse_session(data)
+
     def test_scores_with_the_wrong_sign(self) -> None:
         data = classic_data()
         data["deal"][0]["scores"] = [6, -30, 0, 0]

@@ -752,6 +752,28 @@ def _check_scores(scores: Scores, game: Game) -> None:
         raise InvalidPositionError(f"play scores {list(scores)}: {title} hands out only penalties")
     if all(v >= 0 for v in values) and any(v < 0 for v in scores):
         raise InvalidPositionError(f"play scores {list(scores)}: {title} hands out no penalties")
+    # each player's score is the sum of some of the deal's point items (cards with
+    # points, and each trick's own points): a necessary test, not a sufficient one
+    items = [v for i, v in enumerate(game.card_points) if v and (i & 15) < 13]
+    items += [v for v in game.trick_points if v]
+    sums = _subset_sums(items)
+    if sums is not None:
+        for v in scores:
+            if v not in sums:
+                raise InvalidPositionError(
+                    f"play scores {list(scores)}: {v} is no sum of the points {title} hands out"
+                )
+
+
+def _subset_sums(items: list[int], cap: int = 100_000) -> set[int] | None:
+    """Every sum of a sub-multiset of ``items``; ``None`` past ``cap`` sums (a scale
+    with many distinct values: then no test)."""
+    sums = {0}
+    for v in items:
+        sums |= {x + v for x in sums}
+        if len(sums) > cap:
+            return None
+    return sums
 
 
 def check_session(session: Session) -> None:
@@ -761,7 +783,8 @@ def check_session(session: Session) -> None:
     from the first) for a block of 7 deals (8 with Ravage City, 6 without the Salad,
     3 in the short game); no contract named twice by a declarer; contracts of the
     session only; play scores that add up to the contract's total under the
-    session's scale (Dominoes/Réussite: the finishing places); legal doubles; and,
+    session's scale, each a sum of some of its point items (Dominoes/Réussite: the
+    finishing places); legal doubles; and,
     for each finished block, the compulsory doubles.  A session still in progress is
     fine (see :func:`doubles_owed`).
 
