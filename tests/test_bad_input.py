@@ -64,6 +64,15 @@ def test_scale_values_are_bounded(tmp_path: Path) -> None:
     one_error(["solve", ENDING, "-c", "no-tricks", "--scale", str(big)], "big.toml", "too large")
 
 
+def test_scale_names_a_card_once(tmp_path: Path) -> None:
+    dup = tmp_path / "dup.toml"
+    dup.write_text("[contracts.barbu]\ncards = { HK = -20, KH = -10 }\n")
+    one_error(["solve", ENDING, "-c", "barbu", "--scale", str(dup)], "'HK' and 'KH' name the same")
+    dup.write_text("[contracts.no-hearts]\ncards = { hearts = -2, Hearts = -3, HA = -6 }\n")
+    with pytest.raises(ParseError, match="'hearts' and 'Hearts' name the same cards"):
+        load_scale(dup)
+
+
 def test_scale_at_the_bound_solves_exactly(tmp_path: Path) -> None:
     sc = tmp_path / "s.toml"
     sc.write_text(f"[contracts.no-tricks]\nper_trick = -{MAX_SCALE_VALUE}\n")

@@ -424,25 +424,37 @@ def _contract_scale(name: str, table: Any, total: ContractScale, where: str) -> 
         if not isinstance(spec, dict):
             raise ParseError(f"{where}: cards in [contracts.{name}] must be a table")
         layers: list[list[tuple[int, int]]] = [[], [], [], []]  # all, suit, rank, card
+        named: dict[tuple[int, int], str] = {}  # (layer, what) -> the key that named it
         for key, val in spec.items():
             v = _int(val, f"{where}: [contracts.{name}] cards.{key}")
             k = normalize_name(str(key))
             if k == "all":
+                what = (0, 0)
                 layers[0].extend((make_card(s, r), v) for s in range(4) for r in range(13))
             elif k in _SUIT_GROUPS:
                 s = _SUIT_GROUPS[k]
+                what = (1, s)
                 layers[1].extend((make_card(s, r), v) for r in range(13))
             elif k in _RANK_GROUPS:
                 r = _RANK_GROUPS[k]
+                what = (2, r)
                 layers[2].extend((make_card(s, r), v) for s in range(4))
             else:
                 try:
-                    layers[3].append((parse_card(str(key)), v))
+                    c = parse_card(str(key))
                 except ParseError:
                     raise ParseError(
                         f"{where}: [contracts.{name}] cards: {key!r} is not a card, suit, rank"
                         " or 'all'"
                     ) from None
+                what = (3, c)
+                layers[3].append((c, v))
+            if what in named:
+                raise ParseError(
+                    f"{where}: [contracts.{name}] cards: {named[what]!r} and {key!r} name the"
+                    " same cards"
+                )
+            named[what] = str(key)
         for layer in layers:
             for c, v in layer:
                 cards[c] = v
