@@ -265,3 +265,10 @@ def test_piped_tables_are_not_cut_short(monkeypatch: pytest.MonkeyPatch) -> None
     assert max(len(x) for x in lines) > 80
     assert max(len(x) for x in lines if x.startswith("word")) <= 80
     assert con.width == 80  # the console's own width is left as it was
+
+
+def test_show_marks_an_unknown_hand(tmp_path: Path) -> None:
+    pbn = tmp_path / "u.pbn"
+    pbn.write_text('[Board "1"]\n[Dealer "N"]\n[Deal "N:K2.K..3 - Q.AJ.K. J.T.Q.4"]\n')
+    r = CliRunner().invoke(app, ["show", str(pbn)])
+    assert r.exit_code == 0 and r.stdout.count("(unknown)") == 1 and "♠ K2" in r.stdout

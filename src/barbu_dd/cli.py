@@ -312,6 +312,8 @@ def _diagram(deal: Deal) -> Table:
         t.add_column()
 
     def hand(seat: Seat) -> str:
+        if not deal.is_known(seat):
+            return f"[bold]{seat.name}[/bold]\n(unknown)"
         h = deal.mask(seat)
         lines = []
         for s in range(4):
