@@ -527,6 +527,11 @@ def test_batch_force_replaces_only_a_regular_file(tmp_path: Path) -> None:
     one_error(["batch", ENDING, "-c", "barbu", "-q", "-w", "1", "-o", str(d), "--force"],
               "is not a regular file")  # fmt: skip
     assert d.is_dir()
+    # the errors file a directory: refused before OUT is made
+    (tmp_path / "m.jsonl.errors.jsonl").mkdir()
+    one_error(["batch", ENDING, "-c", "barbu", "-q", "-w", "1", "-o", str(tmp_path / "m.jsonl")],
+              "m.jsonl.errors.jsonl' is not a regular file")  # fmt: skip
+    assert not (tmp_path / "m.jsonl").exists()
     # through a symbolic link: the target is replaced, the link stays
     target = tmp_path / "real.jsonl"
     target.write_text('{"old": 1}\n', encoding="utf-8")

@@ -1375,10 +1375,14 @@ def best_cmd(
 def _check_not_an_input(out: Path, inputs: list[Path]) -> None:
     """``batch -o OUT`` must not write over one of its own inputs (with ``--force``
     it would empty it, with ``--resume`` cut its last line): OUT, its errors file or
-    its Parquet journal being one of ``inputs`` is an error."""
+    its Parquet journal being one of ``inputs`` is an error; so is an errors file or
+    journal that is no regular file (a directory, say)."""
     from .records import errors_path, journal_path
 
     for o in (out, errors_path(out), journal_path(out)):
+        if o != out and o.exists() and not o.resolve().is_file():
+            # checked before OUT is made, so that no empty OUT is left behind
+            raise ParseError(f"{str(o)!r} is not a regular file: move it out of the way")
         for f in inputs:
             try:
                 same = o.exists() and f.exists() and os.path.samefile(o, f)
