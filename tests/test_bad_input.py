@@ -187,7 +187,8 @@ def test_advise_plot_checked_before_sampling(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     hand = "AQT8.K7.A9.J9843"
     for plot, why in [
-        (str(tmp_path / "none" / "x.png"), "no directory"),
+        (str(tmp_path / "none" / "x.png"), "none' does not exist"),
+        (ENDING + "/x.png", "ending.pbn' is not a directory"),
         (str(tmp_path / "x.txt"), "ending in .png"),
         (str(tmp_path / "x"), "ending in .png"),
         (str(tmp_path), "ending in .png"),

@@ -1307,7 +1307,8 @@ def check_plot_path(path: str | Path) -> None:
     if p.is_dir():
         raise ParseError(f"cannot write plot {str(path)!r}: it is a directory")
     if not parent.is_dir():
-        raise ParseError(f"cannot write plot {str(path)!r}: no directory {str(parent)!r}")
+        why = "is not a directory" if parent.exists() else "does not exist"
+        raise ParseError(f"cannot write plot {str(path)!r}: {str(parent)!r} {why}")
     if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise ParseError(f"cannot write plot {str(path)!r}: permission denied")
 
