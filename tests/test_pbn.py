@@ -742,3 +742,16 @@ def test_byte_order_mark_in_text() -> None:
     b = list(read_pbn(io.StringIO(text, newline="\n"), name="<string>", errors="yield"))
     assert a == b
     assert "'2.1'" in str(a[0])
+
+
+def test_a_repeated_board_number_is_told_apart_by_its_line() -> None:
+    text = (
+        '[Board "1"]\n[Deal "N:K2.K..3 A.Q.A.2 Q.AJ.K. J.T.Q.4"]\n\n'
+        '[Board "1"]\n[Deal "N:K2.K..3 A.Q.A.2 Q.AJ.K. J.T.Q"]\n\n'
+        '[Board "1"]\n[Deal "N:K2.K..3 A.Q.A.2 Q.AJ.K. J.T.Q.4"]\n'
+    )
+    first, bad, third = read_pbn(io.StringIO(text), errors="yield")
+    assert isinstance(first, Board) and first.label == "board 1"
+    assert isinstance(bad, BadBoard) and "board 1 at line 4: invalid hand" in bad.reason
+    assert isinstance(third, Board) and third.label == "board 1 at line 7"
+    assert third == first  # where a board was read takes no part in equality

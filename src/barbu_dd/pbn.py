@@ -138,11 +138,14 @@ class Board:
     sections: dict[str, list[str]] = field(default_factory=dict)
     source: str = field(default="<board>", compare=False)
     line: int = field(default=0, compare=False)
+    #: an earlier board of the same file has the same number (the label adds the line)
+    repeat: bool = field(default=False, compare=False)
 
     @property
     def label(self) -> str:
-        """``'board 7'``; without a numeric Board tag, its value or the line it starts on."""
-        return _label(self.number, self.tags.get("Board"), self.line)
+        """``'board 7'``; without a numeric Board tag, its value or the line it starts on;
+        ``'board 7 at line 40'`` when an earlier board of the file is numbered 7 too."""
+        return _label(self.number, self.tags.get("Board"), self.line, self.repeat)
 
     @property
     def location(self) -> str:
@@ -252,9 +255,9 @@ class BadBoard:
         return self.reason
 
 
-def _label(number: int | None, board_tag: str | None, line: int) -> str:
+def _label(number: int | None, board_tag: str | None, line: int, repeat: bool = False) -> str:
     if number is not None:
-        return f"board {number}"
+        return f"board {number} at line {line}" if repeat and line > 0 else f"board {number}"
     if board_tag is not None and board_tag.strip() not in _UNKNOWN:
         return f"board {board_tag!r}"
     return f"board at line {line}" if line > 0 else "board"
@@ -445,6 +448,7 @@ class _Reader:
         self.prev: dict[str, str] = {}
         self.pending: _Pending | None = None
         self.brace_line = 0  # line where an open {...} comment started, 0 if none
+        self.numbers: set[int] = set()  # the Board numbers met so far
 
     # -- lines --------------------------------------------------------------------
     def feed(self, lineno: int, line: str) -> None:
@@ -558,13 +562,17 @@ class _Reader:
         self.pending = None
         self.prev = p.tags
         number = _number_of(p.tags.get("Board"))
-        where = f"{self.source}, {_label(number, p.tags.get('Board'), p.line)}"
+        repeat = number in self.numbers
+        if number is not None:
+            self.numbers.add(number)
+        where = f"{self.source}, {_label(number, p.tags.get('Board'), p.line, repeat)}"
         if p.error is not None:
             cls, msg = p.error
             self.emit_error(cls(f"{where}: {msg}"), number, p.line)
             return
         try:
             board = self.build(p, number)
+            board.repeat = repeat
         except BarbuError as e:
             self.emit_error(type(e)(f"{where}: {e}"), number, p.line)
             return
