@@ -1375,14 +1375,15 @@ def best_cmd(
 def _check_not_an_input(out: Path, inputs: list[Path]) -> None:
     """``batch -o OUT`` must not write over one of its own inputs (with ``--force``
     it would empty it, with ``--resume`` cut its last line): OUT, its errors file or
-    its Parquet journal being one of ``inputs`` is an error; so is an errors file or
-    journal that is no regular file (a directory, say)."""
+    its Parquet journal being one of ``inputs`` is an error; so is an errors file that
+    is no regular file (a directory, say: found before OUT is made, so that no empty
+    OUT is left behind; OUT and the journal ResultWriter checks itself)."""
     from .records import errors_path, journal_path
 
-    for o in (out, errors_path(out), journal_path(out)):
-        if o != out and o.exists() and not o.resolve().is_file():
-            # checked before OUT is made, so that no empty OUT is left behind
-            raise ParseError(f"{str(o)!r} is not a regular file: move it out of the way")
+    errors = errors_path(out)
+    if errors.exists() and not errors.resolve().is_file():
+        raise ParseError(f"{str(errors)!r} is not a regular file: move it out of the way")
+    for o in (out, errors, journal_path(out)):
         for f in inputs:
             try:
                 same = o.exists() and f.exists() and os.path.samefile(o, f)
